@@ -1,0 +1,143 @@
+"""Markdown: markdown-it-py's block tokens and their line maps, turned into an outline.
+
+ATX and Setext headings open sections that nest by level (a section runs to the next
+heading of the same or a higher level). Inside them: paragraphs, lists and list items
+(nested), fenced and indented code, GFM tables and their rows, block quotes, HTML
+blocks, thematic breaks and front matter. markdown-it-py gives line numbers; offsets
+come from this module's own line table, built with the same line-end rule (`\\r\\n`,
+`\\r`, `\\n`), so they are exact in the original string whatever its line ends.
+Only the block pass runs: inline parsing is not needed for an outline.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from detectors.lines import line_starts
+from outline_splitter.nodes import (
+    BLOCKQUOTE,
+    CODE,
+    DOCUMENT,
+    FRONT_MATTER,
+    HEADING,
+    HTML_BLOCK,
+    LIST,
+    LIST_ITEM,
+    PARAGRAPH,
+    SECTION,
+    TABLE,
+    TABLE_ROW,
+    THEMATIC_BREAK,
+    Node,
+)
+
+# Block tokens that open a node, by token type.
+_CONTAINER_KINDS = {
+    "paragraph_open": PARAGRAPH,
+    "bullet_list_open": LIST,
+    "ordered_list_open": LIST,
+    "list_item_open": LIST_ITEM,
+    "blockquote_open": BLOCKQUOTE,
+    "table_open": TABLE,
+    "tr_open": TABLE_ROW,
+    "heading_open": HEADING,
+}
+# Tokens that are a whole node by themselves.
+_LEAF_KINDS = {
+    "fence": CODE,
+    "code_block": CODE,
+    "hr": THEMATIC_BREAK,
+    "html_block": HTML_BLOCK,
+    "front_matter": FRONT_MATTER,
+}
+# A fence's info string starts with its language: "rust", "cairo, noplayground", "js{1,3}".
+_INFO_WORD = re.compile(r"[\s,{]")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+    # Inline content is never needed: headings' titles are the raw inline source.
+    md.disable(["inline", "text_join"])
+    return md
+
+
+def detect_markdown(text: str) -> Node:
+    """Outline of a Markdown document (see the module docstring)."""
+    tokens = _parser().parse(text)
+    starts = line_starts(text)
+    last_line = len(starts) - 1
+
+    def offset(line: int) -> int:
+        return starts[min(line, last_line)]
+
+    root = Node(DOCUMENT, 0, len(text))
+    sections: list[tuple[int, Node]] = [(0, root)]  # (heading level, section)
+    containers: list[Node | None] = []  # open block tokens; None for unmapped ones
+    for index, token in enumerate(tokens):
+        if token.nesting == -1:
+            containers.pop()
+            continue
+        if token.type == "inline":
+            continue
+        parent = next((c for c in reversed(containers) if c is not None), None)
+        if token.map is None:
+            if token.nesting == 1:
+                containers.append(None)
+            continue
+        start, end = offset(token.map[0]), offset(token.map[1])
+        if token.type == "heading_open" and parent is None:
+            level = int(token.tag[1])
+            while sections[-1][0] >= level:
+                sections.pop()[1].end = start
+            section = Node(SECTION, start, len(text), meta=_heading_meta(token, tokens[index + 1]))
+            sections[-1][1].children.append(section)
+            sections.append((level, section))
+            heading = Node(HEADING, start, end, meta=dict(section.meta))
+            section.children.append(heading)
+            containers.append(heading)
+            continue
+        kind = _CONTAINER_KINDS.get(token.type) or _LEAF_KINDS.get(token.type)
+        if kind is None:  # thead/tbody and other wrappers: transparent
+            if token.nesting == 1:
+                containers.append(None)
+            continue
+        node = Node(kind, start, end, meta=_block_meta(token, tokens, index))
+        (parent or sections[-1][1]).children.append(node)
+        if token.nesting == 1:
+            containers.append(node)
+    for table in (n for n in root.walk() if n.kind == TABLE):
+        _join_header_delimiter(table)
+    return root
+
+
+def _heading_meta(token: Token, inline: Token) -> dict[str, object]:
+    return {"level": int(token.tag[1]), "title": inline.content.strip()}
+
+
+def _block_meta(token: Token, tokens: list[Token], index: int) -> dict[str, object]:
+    if token.type == "heading_open":
+        return _heading_meta(token, tokens[index + 1])
+    if token.type == "ordered_list_open":
+        return {"ordered": True, "list_start": int(token.attrs.get("start", 1) or 1)}
+    if token.type == "bullet_list_open":
+        return {"ordered": False}
+    if token.type == "fence":
+        return {"language": _INFO_WORD.split(token.info.strip())[0], "fenced": True, "split": "lines"}
+    if token.type == "code_block":
+        return {"fenced": False, "split": "lines"}
+    return {}
+
+
+def _join_header_delimiter(table: Node) -> None:
+    """A GFM table's delimiter row belongs to no token: give it to the header row, so
+    that a cut between rows never leaves it alone."""
+    rows = table.children
+    for row, following in zip(rows, rows[1:]):
+        if following.start > row.end:
+            row.end = following.start

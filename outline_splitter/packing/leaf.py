@@ -1,0 +1,93 @@
+"""Cutting a leaf that does not fit: by sentences, then lines, then words, then tokens.
+
+Each level is used only for the parts the level above left too large, so a boundary
+never falls inside a sentence while a sentence boundary would have fit. Line-oriented
+leaves (code, preformatted text) are cut at line ends first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from outline_splitter.packing.view import ChunkView
+
+Span = tuple[int, int]
+
+# A sentence ends with terminal punctuation (and any closing quotes or brackets),
+# followed by white space and then something that can start a sentence: a capital, a
+# digit, an opening quote or bracket, or a non-Latin letter. "e.g. this" is not cut.
+_SENTENCE_END = re.compile(r"""[.!?…。！？]+["'”’)\]]*\s+(?=["'“‘(\[]?[^\sa-z])""")
+_CJK_SENTENCE_END = re.compile(r"[。！？]")
+_LINE_END = re.compile(r"\r\n?|\n")
+_WORD = re.compile(r"\S+")
+
+
+def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> Iterator[Span]:
+    cursor = start
+    for match in pattern.finditer(source, start, end):
+        if match.end() > cursor:
+            yield cursor, match.end()
+            cursor = match.end()
+    if cursor < end:
+        yield cursor, end
+
+
+def sentences(source: str, start: int, end: int) -> Iterator[Span]:
+    return _split_at(_SENTENCE_END, source, start, end)
+
+
+def lines(source: str, start: int, end: int) -> Iterator[Span]:
+    return _split_at(_LINE_END, source, start, end)
+
+
+def words(source: str, start: int, end: int) -> Iterator[Span]:
+    for match in _WORD.finditer(source, start, end):
+        yield match.span()
+
+
+Level = Callable[[str, int, int], Iterator[Span]]
+PROSE_LEVELS: tuple[Level, ...] = (sentences, lines, words)
+LINE_LEVELS: tuple[Level, ...] = (lines, sentences, words)
+
+
+def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[Level, ...]) -> list[Span]:
+    """Trimmed spans covering every non-space character of `[start, end)`, each of at
+    most `limit` tokens, cut at the coarsest level that lets each part fit."""
+    if not levels:
+        return cut_by_tokens(view, start, end, limit)
+    parts = [view.trim(a, b) for a, b in levels[0](view.source, start, end)]
+    parts = [(a, b) for a, b in parts if a < b]
+    if len(parts) <= 1:
+        return split_leaf(view, start, end, limit, levels[1:])
+    out: list[Span] = []
+    for a, b in parts:
+        if view.count(a, b, limit) <= limit:
+            out.append((a, b))
+        else:
+            out.extend(split_leaf(view, a, b, limit, levels[1:]))
+    return out
+
+
+def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
+    """The last resort: the longest prefixes that fit, found by binary search on length
+    (a cut never splits a surrogate pair)."""
+    out: list[Span] = []
+    source = view.source
+    while start < end:
+        if view.count(start, end, limit) <= limit:
+            out.append((start, end))
+            break
+        low, high = start + 1, end  # the answer is in [low, high)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if view.count(start, middle, limit) <= limit:
+                low = middle
+            else:
+                high = middle
+        cut = low
+        if cut < end and "\udc00" <= source[cut] <= "\udfff" and cut - 1 > start:
+            cut -= 1
+        out.append((start, cut))
+        start = cut
+    return out

@@ -1,0 +1,52 @@
+"""Chunk metadata, read off the outline nodes a chunk covers."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from outline_splitter.nodes import HEADING, SECTION, Node
+from outline_splitter.packing.greedy import PackedSpan
+
+
+def _path(atom_nodes: tuple[Node, ...], key: str, kinds: frozenset[str] | None = None) -> list[str]:
+    return [str(n.meta[key]) for n in atom_nodes if key in n.meta and (kinds is None or n.kind in kinds)]
+
+
+def _chunk_id(source_text: str, start: int, end: int) -> str:
+    digest = hashlib.blake2b(source_text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+    return f"{start}-{end}-{digest}"
+
+
+def chunk_metadata(span: PackedSpan, index: int, text: str) -> dict[str, Any]:
+    """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
+    `parent_id`, `symbol_path` and `context` where the outline has them."""
+    first = span.atoms[0]
+    nodes = (*first.ancestors, first.node)
+    if first.node.kind == HEADING and first.ancestors and first.ancestors[-1].kind == SECTION:
+        nodes = first.ancestors  # a heading speaks for its section
+    heading_path = _path(nodes, "title", frozenset({SECTION}))
+    kinds: set[str] = set()
+    for atom in span.atoms:
+        if atom.piece:
+            kinds.add(atom.node.kind)
+        else:
+            kinds.update(n.kind for n in atom.node.walk())
+    meta: dict[str, Any] = {
+        "index": index,
+        "heading_path": heading_path,
+        "title": heading_path[-1] if heading_path else "",
+        "kinds": sorted(kinds),
+        "id": _chunk_id(text, span.start, span.end),
+    }
+    ids = _path(nodes, "id")
+    if ids:
+        meta["section_id"] = "/".join(ids)
+        meta["parent_id"] = "/".join(ids[:-1]) or None
+    symbols = _path(nodes, "symbol")
+    if symbols:
+        meta["symbol_path"] = symbols
+    context = [str(n.meta["context"]) for n in first.ancestors if "context" in n.meta]
+    if context:
+        meta["context"] = "\n".join(context)
+    return meta

@@ -1,0 +1,87 @@
+"""The format registry: which detector builds the outline for each `doc_type`.
+
+`FORMATS` is the one table to read: a doc type's name, where its detector lives, the
+aliases it answers to and the file extensions `doc_type="auto"` maps to it. Detectors
+are imported on first use, so a format's dependencies cost nothing until it is used.
+Third-party packages add formats through the `outline_splitter.detectors` entry-point
+group (name: the doc type; value: `module:function`, a function `str -> Node`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from outline_splitter.nodes import Node
+
+Detector = Callable[[str], Node]
+ENTRY_POINT_GROUP = "outline_splitter.detectors"
+
+
+@dataclass(frozen=True)
+class DocFormat:
+    """One doc type. `detector` is `"module:function"`; with `argument` set, the function
+    is a factory called once with it (one code detector serves many languages)."""
+
+    name: str
+    detector: str
+    extensions: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    argument: str | None = None
+
+
+FORMATS: tuple[DocFormat, ...] = (
+    DocFormat("markdown", "detectors.markdown:detect_markdown", (".md", ".markdown", ".mdx"), ("md",)),
+    DocFormat("text", "detectors.text:detect_text", (".txt", ".text"), ("txt", "plain")),
+)
+
+
+@lru_cache(maxsize=1)
+def _formats_by_name() -> dict[str, DocFormat]:
+    table: dict[str, DocFormat] = {}
+    for fmt in FORMATS:
+        table[fmt.name] = fmt
+        for alias in fmt.aliases:
+            table[alias] = fmt
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        table.setdefault(entry.name, DocFormat(entry.name, entry.value))
+    return table
+
+
+def doc_types() -> list[str]:
+    """Every accepted `doc_type` value (names and aliases), sorted, plus `"auto"`."""
+    return sorted([*_formats_by_name(), "auto"])
+
+
+def resolve_doc_type(doc_type: str) -> DocFormat:
+    """The format for a doc type name or alias; `ValueError` naming `doc_type` otherwise."""
+    fmt = _formats_by_name().get(doc_type.lower()) if isinstance(doc_type, str) else None
+    if fmt is None:
+        raise ValueError(f"doc_type {doc_type!r} is not known; allowed values: {', '.join(doc_types())}")
+    return fmt
+
+
+def doc_type_for_path(path: str | Path) -> str:
+    """The doc type for a file, by extension (`ValueError` naming the path if none fits)."""
+    suffix = Path(path).suffix.lower()
+    for fmt in FORMATS:
+        if suffix in fmt.extensions:
+            return fmt.name
+    known = sorted(ext for fmt in FORMATS for ext in fmt.extensions)
+    raise ValueError(
+        f"cannot tell the doc_type of {str(path)!r} from its extension {suffix!r}; "
+        f"known extensions: {', '.join(known)} (or pass doc_type explicitly)"
+    )
+
+
+@lru_cache(maxsize=None)
+def load_detector(fmt: DocFormat) -> Detector:
+    """The detector function of a format, imported on first use."""
+    module_name, _, attribute = fmt.detector.partition(":")
+    function = getattr(importlib.import_module(module_name), attribute)
+    detector: Detector = function(fmt.argument) if fmt.argument is not None else function
+    return detector

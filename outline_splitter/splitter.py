@@ -1,0 +1,142 @@
+"""`OutlineTextSplitter`: the public entry point (outline, then pack)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from outline_splitter.models import OutlineNode, TextChunk
+from outline_splitter.nodes import Node, check_outline
+from outline_splitter.packing import ChunkView, SourceView, pack_outline
+from outline_splitter.packing.metadata import chunk_metadata
+from outline_splitter.packing.overlap import overlaps
+from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, resolve_doc_type
+from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
+
+
+class OutlineTextSplitter:
+    """Split documents into token-budgeted chunks along their structure.
+
+    Args:
+        doc_type: the format (`"markdown"`, `"text"`, ... see `registry.doc_types()`),
+            or `"auto"` to pick it from the file extension in `split_file`.
+        chunk_size: the most tokens a chunk has.
+        chunk_overlap: tokens of each neighbour recorded in `start_overlap` /
+            `end_overlap` (never part of `text`); `0 <= chunk_overlap < chunk_size`.
+        tokenizer: a tiktoken encoding name, a `tiktoken.Encoding`, a Hugging Face
+            tokenizer, a `Tokenizer`, or a callable `str -> int`.
+        max_chunk_size: the hard cap for nodes kept whole by `never_break_within`
+            (default: `chunk_size`, so no chunk ever passes `chunk_size`).
+        min_chunk_size: a chunk with fewer tokens joins a neighbour in the same section
+            where the budget allows.
+        never_break_within: node kinds (e.g. `"code"`, `"table"`) kept whole up to
+            `max_chunk_size`.
+    """
+
+    def __init__(
+        self,
+        doc_type: str = "markdown",
+        chunk_size: int = 512,
+        chunk_overlap: int = 0,
+        tokenizer: Any = "cl100k_base",
+        max_chunk_size: int | None = None,
+        min_chunk_size: int = 0,
+        never_break_within: Sequence[str] = (),
+    ) -> None:
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+            raise ValueError(f"chunk_size must be an integer >= 1, not {chunk_size!r}")
+        if isinstance(chunk_overlap, bool) or not isinstance(chunk_overlap, int) or not 0 <= chunk_overlap < chunk_size:
+            raise ValueError(f"chunk_overlap must be an integer with 0 <= chunk_overlap < chunk_size ({chunk_size}), not {chunk_overlap!r}")
+        if max_chunk_size is not None and (not isinstance(max_chunk_size, int) or max_chunk_size < chunk_size):
+            raise ValueError(f"max_chunk_size must be an integer >= chunk_size ({chunk_size}) or None, not {max_chunk_size!r}")
+        if isinstance(min_chunk_size, bool) or not isinstance(min_chunk_size, int) or not 0 <= min_chunk_size <= chunk_size:
+            raise ValueError(f"min_chunk_size must be an integer with 0 <= min_chunk_size <= chunk_size ({chunk_size}), not {min_chunk_size!r}")
+        if isinstance(never_break_within, str):
+            raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
+        self.doc_type = doc_type
+        self._format: DocFormat | None = None if doc_type == "auto" else resolve_doc_type(doc_type)
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
+        self.max_chunk_size = chunk_size if max_chunk_size is None else max_chunk_size
+        self.min_chunk_size = min_chunk_size
+        self.never_break_within = tuple(never_break_within)
+        self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
+
+    # -- pass one -------------------------------------------------------------------
+
+    def outline(self, text: str) -> OutlineNode:
+        """The document's outline (pass one alone), as validated `OutlineNode`s."""
+        return OutlineNode.from_node(self._detect(text, self._require_format()))
+
+    def _require_format(self) -> DocFormat:
+        if self._format is None:
+            raise ValueError('doc_type "auto" needs a file name: use split_file(path), or pass doc_type')
+        return self._format
+
+    def _detect(self, text: str, fmt: DocFormat) -> Node:
+        _check_text(text)
+        root = load_detector(fmt)(text)
+        if isinstance(root, OutlineNode):  # a third-party detector may return the public model
+            root = root.to_node()
+        check_outline(root, len(text))
+        self._mark_never_break(root)
+        return root
+
+    def _mark_never_break(self, root: Node) -> None:
+        if not self.never_break_within:
+            return
+        kinds = set(self.never_break_within)
+        for node in root.walk():
+            if node.kind in kinds:
+                node.meta["never_break"] = True
+
+    # -- pass two -------------------------------------------------------------------
+
+    def split(self, text: str) -> list[TextChunk]:
+        """Chunks of `text`, in order (`[]` for empty or blank text)."""
+        return self._split(text, self._require_format())
+
+    def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
+        """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
+        fmt = self._format or resolve_doc_type(doc_type_for_path(path))
+        chunks = self._split(Path(path).read_text(encoding=encoding), fmt)
+        for chunk in chunks:
+            chunk.metadata["source"] = str(path)
+        return chunks
+
+    def _view(self, text: str, root: Node) -> ChunkView:
+        return SourceView(text, span_counter_for(self.tokenizer, text))
+
+    def _split(self, text: str, fmt: DocFormat) -> list[TextChunk]:
+        _check_text(text)
+        if not text.strip():
+            return []
+        root = self._detect(text, fmt)
+        view = self._view(text, root)
+        spans = pack_outline(root, view, self.chunk_size, self.max_chunk_size, self.min_chunk_size)
+        shared = overlaps(spans, view, self.chunk_overlap)
+        chunks: list[TextChunk] = []
+        numbers: dict[str, int] = {}
+        for index, (span, (before, after)) in enumerate(zip(spans, shared)):
+            chunk_text = view.text(span.start, span.end)
+            metadata = chunk_metadata(span, index, chunk_text)
+            metadata["doc_type"] = fmt.name
+            metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
+            chunks.append(
+                TextChunk(
+                    text=chunk_text,
+                    start_pos=span.start,
+                    end_pos=span.end,
+                    token_count=span.token_count,
+                    start_overlap=before,
+                    end_overlap=after,
+                    metadata=metadata,
+                )
+            )
+        return chunks
+
+
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")

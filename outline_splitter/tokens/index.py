@@ -1,0 +1,170 @@
+"""`TokenIndex`: exact token counts of any span of a document from one encode of it.
+
+tiktoken splits text into pieces with a regular expression and encodes each piece on
+its own. Some positions are piece boundaries in every scan that covers them, whatever
+the scan's start or end ("sync points"): right after a line break when the next
+character is not white space, and right after a letter or digit when the next
+character is a space (no piece of the cl100k pattern runs from a letter or digit into
+a space, nor from a line break into a non-space). Between two sync points the tokens of
+any span are the tokens of the whole document there, so
+
+    count(a, b) = encode(text[a:s1]) + (whole-document tokens in [s1, s2)) + encode(text[s2:b])
+
+with s1 the first sync point at or after `a` and s2 the last at or before `b`: only the
+two short edges are encoded again. Should a position thought to be a sync point not be a
+token boundary of the whole encoding, the count falls back to a plain encode, so a wrong
+theory costs time, never exactness (and the tests compare against plain encodes).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+from itertools import accumulate
+from typing import TYPE_CHECKING
+
+from outline_splitter.tokens.tiktoken_tokenizer import sanitize
+
+if TYPE_CHECKING:
+    import tiktoken
+
+    from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer
+
+# Pre-tokenizer patterns for which the sync-point argument above was checked (by the
+# property tests in tests/test_token_index.py).
+_VERIFIED_PATTERNS = frozenset(
+    {  # cl100k_base
+        r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
+    }
+)
+SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?= )")
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_BACKWARD_WINDOW = 256
+# An estimate from whole-document token positions can be off by the tokens of the
+# two edge pieces; past this margin over a limit it is trusted as "over".
+_ESTIMATE_MARGIN = 64
+
+
+def supports_index(encoding: tiktoken.Encoding) -> bool:
+    """Whether `encoding`'s pre-tokenizer is one the sync-point argument holds for."""
+    return getattr(encoding, "_pat_str", None) in _VERIFIED_PATTERNS
+
+
+@lru_cache(maxsize=8)
+def _token_byte_lengths(encoding: tiktoken.Encoding) -> list[int]:
+    ranks: dict[bytes, int] | None = getattr(encoding, "_mergeable_ranks", None)
+    lengths = [0] * encoding.n_vocab
+    if ranks is not None:
+        for token_bytes, rank in ranks.items():
+            lengths[rank] = len(token_bytes)
+    else:  # pragma: no cover - every tiktoken release so far has _mergeable_ranks
+        for rank in range(encoding.n_vocab):
+            try:
+                lengths[rank] = len(encoding.decode_single_token_bytes(rank))
+            except KeyError:
+                pass
+    return lengths
+
+
+class TokenIndex:
+    """Exact token counts of spans of one document under a tiktoken encoding."""
+
+    def __init__(self, tokenizer: TiktokenTokenizer, text: str) -> None:
+        self.tokenizer = tokenizer
+        self.text = sanitize(text)
+        encoding = tokenizer.encoding
+        self._encode = encoding.encode_ordinary
+        tokens = self._encode(self.text)
+        lengths = _token_byte_lengths(encoding)
+        # byte offset of each token boundary, 0 first and the text's byte length last
+        self._boundaries = list(accumulate(map(lengths.__getitem__, tokens), initial=0))
+        self.total = len(tokens)
+        self._ascii = self.text.isascii()
+        if not self._ascii:
+            self._run_starts: list[int] = []
+            self._run_ends: list[int] = []
+            self._extra_before: list[int] = []  # extra UTF-8 bytes before each run
+            extra = 0
+            for match in _NON_ASCII_RUN.finditer(self.text):
+                self._run_starts.append(match.start())
+                self._run_ends.append(match.end())
+                self._extra_before.append(extra)
+                extra += len(match.group().encode("utf-8")) - len(match.group())
+            self._extra_total = extra
+
+    def _byte_offset(self, pos: int) -> int:
+        if self._ascii:
+            return pos
+        i = bisect_right(self._run_starts, pos) - 1
+        if i < 0:
+            return pos
+        run_start = self._run_starts[i]
+        if pos >= self._run_ends[i]:
+            run = self.text[run_start : self._run_ends[i]]
+            return pos + self._extra_before[i] + len(run.encode("utf-8")) - len(run)
+        inside = self.text[run_start:pos]
+        return pos + self._extra_before[i] + len(inside.encode("utf-8")) - len(inside)
+
+    def _token_at(self, pos: int) -> int | None:
+        """Index of the whole-document token starting at `pos`, if one does."""
+        offset = self._byte_offset(pos)
+        i = bisect_left(self._boundaries, offset)
+        if i < len(self._boundaries) and self._boundaries[i] == offset:
+            return i
+        return None
+
+    def _is_sync(self, pos: int) -> bool:
+        return pos == 0 or pos == len(self.text) or SYNC_POINT.match(self.text, pos) is not None
+
+    def _sync_at_or_after(self, pos: int, end: int) -> int | None:
+        if self._is_sync(pos):
+            return pos
+        match = SYNC_POINT.search(self.text, pos, min(end + 1, len(self.text)))
+        if match is None or match.start() > end:
+            return end if end == len(self.text) else None
+        return match.start()
+
+    def _sync_at_or_before(self, pos: int, start: int) -> int | None:
+        if self._is_sync(pos):
+            return pos
+        window = _BACKWARD_WINDOW
+        while True:
+            low = max(start, pos - window)
+            last = None
+            for match in SYNC_POINT.finditer(self.text, low, min(pos + 1, len(self.text))):
+                if match.start() <= pos:
+                    last = match.start()
+            if last is not None:
+                return last
+            if low == start:
+                return None
+            window *= 4
+
+    def estimate(self, start: int, end: int) -> int:
+        """Whole-document tokens that start inside `[start, end)`: the count give or
+        take the tokens of the two edge pieces."""
+        return bisect_left(self._boundaries, self._byte_offset(end)) - bisect_left(
+            self._boundaries, self._byte_offset(start)
+        )
+
+    def count(self, start: int, end: int, limit: int | None = None) -> int:
+        """Exact tokens of `text[start:end]`; a span far over `limit` may get an
+        estimate instead, which is then above `limit` too."""
+        if end <= start:
+            return 0
+        if limit is not None:
+            rough = self.estimate(start, end)
+            if rough > limit + _ESTIMATE_MARGIN:
+                return rough
+        first = self._sync_at_or_after(start, end)
+        last = self._sync_at_or_before(end, start) if first is not None else None
+        if first is None or last is None or last <= first:
+            return len(self._encode(self.text[start:end]))
+        i = self._token_at(first)
+        j = self._token_at(last)
+        if i is None or j is None:
+            return len(self._encode(self.text[start:end]))
+        head = len(self._encode(self.text[start:first])) if first > start else 0
+        tail = len(self._encode(self.text[last:end])) if end > last else 0
+        return head + (j - i) + tail

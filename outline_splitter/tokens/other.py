@@ -1,0 +1,55 @@
+"""Tokenizers other than tiktoken: Hugging Face `tokenizers` and plain callables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from outline_splitter.tokens.base import SpanCounter
+from outline_splitter.tokens.fast import FastTokenizer
+
+
+class HuggingFaceTokenizer:
+    """A Hugging Face `tokenizers.Tokenizer` (or a `transformers` tokenizer); special
+    tokens are not added, so a chunk's count is the count of its own text."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self.name = str(getattr(tokenizer, "name_or_path", None) or type(tokenizer).__name__)
+
+    def encode(self, text: str) -> list[int]:
+        encoded = self.tokenizer.encode(text, add_special_tokens=False)
+        ids = getattr(encoded, "ids", encoded)
+        return list(ids)
+
+    def decode(self, tokens: list[int]) -> str:
+        return str(self.tokenizer.decode(tokens))
+
+    def count(self, text: str) -> int:
+        return len(self.encode(text))
+
+    def span_counter(self, text: str) -> SpanCounter:
+        return FastTokenizer(self, text)
+
+
+class CallableTokenizer:
+    """Any callable `str -> int` (`len` counts characters)."""
+
+    def __init__(self, function: Callable[[str], int]) -> None:
+        self.function = function
+        self.name = getattr(function, "__name__", type(function).__name__)
+
+    def count(self, text: str) -> int:
+        return int(self.function(text))
+
+    def span_counter(self, text: str) -> SpanCounter:
+        if self.function is len:
+            return CharacterCounter()
+        return FastTokenizer(self, text)
+
+
+class CharacterCounter:
+    """Span counts in characters: the span's length, no work at all."""
+
+    def count(self, start: int, end: int, limit: int | None = None) -> int:
+        return max(end - start, 0)

@@ -1,0 +1,29 @@
+"""The invariants of DESIGN.md, asserted on any split; shared by every test module."""
+
+from __future__ import annotations
+
+from outline_splitter import TextChunk
+from outline_splitter.tokens import Tokenizer
+
+
+def assert_source_chunks(text: str, chunks: list[TextChunk], tokenizer: Tokenizer, chunk_size: int) -> None:
+    """Source-mode invariants: offsets exact, chunks in order and disjoint, every
+    non-space character covered, no chunk over budget (recounted with a plain encode),
+    indexes consecutive."""
+    cursor = 0
+    for i, chunk in enumerate(chunks):
+        assert chunk.text == text[chunk.start_pos : chunk.end_pos], f"chunk {i}: text is not the source slice"
+        assert chunk.start_pos >= cursor, f"chunk {i} starts at {chunk.start_pos}, before the previous end {cursor}"
+        assert chunk.text.strip(), f"chunk {i} is blank"
+        gap = text[cursor : chunk.start_pos]
+        assert not gap.strip(), f"non-space text lost before chunk {i}: {gap[:80]!r}"
+        recount = tokenizer.count(chunk.text)
+        assert recount == chunk.token_count, f"chunk {i}: token_count {chunk.token_count}, plain encode {recount}"
+        assert chunk.token_count <= chunk_size, f"chunk {i} has {chunk.token_count} tokens > {chunk_size}"
+        assert chunk.metadata["index"] == i
+        cursor = chunk.end_pos
+    assert not text[cursor:].strip(), f"non-space text lost at the end: {text[cursor:][:80]!r}"
+
+
+def assert_same_output(first: list[TextChunk], second: list[TextChunk]) -> None:
+    assert [c.model_dump() for c in first] == [c.model_dump() for c in second]
