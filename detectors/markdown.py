@@ -11,6 +11,7 @@ Only the block pass runs: inline parsing is not needed for an outline.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -138,6 +139,6 @@ def _join_header_delimiter(table: Node) -> None:
     """A GFM table's delimiter row belongs to no token: give it to the header row, so
     that a cut between rows never leaves it alone."""
     rows = table.children
-    for row, following in zip(rows, rows[1:]):
+    for row, following in itertools.pairwise(rows):
         if following.start > row.end:
             row.end = following.start
