@@ -108,7 +108,7 @@ def test_min_chunk_size_joins_small_chunks_within_a_section(cl100k):
 def test_overlap_records_neighbours_without_changing_text(cl100k):
     text = " ".join(f"Sentence {i} talks about something." for i in range(40))
     chunks = OutlineTextSplitter(doc_type="text", chunk_size=30, chunk_overlap=8).split(text)
-    assert_source_chunks(text, chunks, cl100k, 30)
+    assert_source_chunks(text, chunks, cl100k, 30, overlap=8)
     assert chunks[0].start_overlap == "" and chunks[-1].end_overlap == ""
     for before, after in itertools.pairwise(chunks):
         assert after.start_overlap and before.text.endswith(after.start_overlap)
@@ -120,7 +120,7 @@ def test_overlap_never_starts_inside_a_code_fence(cl100k):
     fence = "```\n" + "".join(f"call_{i}()\n" for i in range(12)) + "```"
     text = "Intro sentence here.\n\n" + fence + "\n\n" + "Closing words follow here. " * 20
     chunks = OutlineTextSplitter(chunk_size=70, chunk_overlap=20).split(text)
-    assert_source_chunks(text, chunks, cl100k, 70)
+    assert_source_chunks(text, chunks, cl100k, 70, overlap=20)
     fence_start, fence_end = text.index("```"), text.index("```", 5) + 3
     for before, after in itertools.pairwise(chunks):
         if after.start_overlap:
