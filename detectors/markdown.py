@@ -56,6 +56,8 @@ _LEAF_KINDS = {
     "html_block": HTML_BLOCK,
     "front_matter": FRONT_MATTER,
 }
+_SLUG_DROP = re.compile(r"[^\w\- ]")
+
 # A fence's info string starts with its language: "rust", "cairo, noplayground", "js{1,3}".
 _INFO_WORD = re.compile(r"[\s,{]")
 
@@ -79,6 +81,7 @@ def detect_markdown(text: str) -> Node:
 
     root = Node(DOCUMENT, 0, len(text))
     sections: list[tuple[int, Node]] = [(0, root)]  # (heading level, section)
+    slugs: dict[str, int] = {}
     containers: list[Node | None] = []  # open block tokens; None for unmapped ones
     for index, token in enumerate(tokens):
         if token.nesting == -1:
@@ -97,6 +100,7 @@ def detect_markdown(text: str) -> Node:
             while sections[-1][0] >= level:
                 sections.pop()[1].end = start
             section = Node(SECTION, start, len(text), meta=_heading_meta(token, tokens[index + 1]))
+            section.meta["id"] = _unique_slug(str(section.meta["title"]), slugs)
             sections[-1][1].children.append(section)
             sections.append((level, section))
             heading = Node(HEADING, start, end, meta=dict(section.meta))
@@ -119,6 +123,15 @@ def detect_markdown(text: str) -> Node:
 
 def _heading_meta(token: Token, inline: Token) -> dict[str, object]:
     return {"level": int(token.tag[1]), "title": inline.content.strip()}
+
+
+def _unique_slug(title: str, seen: dict[str, int]) -> str:
+    """The heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces
+    to hyphens, and `-1`, `-2`... on repeats."""
+    slug = _SLUG_DROP.sub("", title.lower()).replace(" ", "-") or "section"
+    count = seen.get(slug, 0)
+    seen[slug] = count + 1
+    return f"{slug}-{count}" if count else slug
 
 
 def _block_meta(token: Token, tokens: list[Token], index: int) -> dict[str, object]:

@@ -20,7 +20,7 @@ def test_sections_nest_by_level_for_atx_and_setext():
     root = detect_markdown(text)
     check_outline(root, len(text))
     (top, following) = root.children
-    assert top.meta == {"level": 1, "title": "Top"} and following.meta["title"] == "Next"
+    assert top.meta == {"level": 1, "title": "Top", "id": "top"} and following.meta["title"] == "Next"
     assert kinds(top) == ["heading", "paragraph", "section", "section"]
     a, b = top.children[2], top.children[3]
     assert (a.meta["title"], b.meta["title"]) == ("A", "B")
@@ -101,3 +101,9 @@ def test_every_corpus_file_gives_a_well_formed_outline():
             assert text[heading.start : heading.end].lstrip(" >-*0123456789.").startswith(("#",)) or "\n" in text[
                 heading.start : heading.end
             ].rstrip("\n"), path.name
+
+
+def test_sections_get_unique_anchor_slugs():
+    text = "# Intro\n\n## `if` Expressions!\n\n## `if` Expressions!\n\n# Intro\n"
+    slugs = [n.meta["id"] for n in detect_markdown(text).walk() if n.kind == "section"]
+    assert slugs == ["intro", "if-expressions", "if-expressions-1", "intro-1"]
