@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+
 from detectors.markdown import detect_markdown
 from outline_splitter.nodes import Node, check_outline
 from tests.conftest import corpus_files
+from tests.strategies import markdown_document
 
 
 def kinds(node: Node) -> list[str]:
@@ -107,3 +110,54 @@ def test_sections_get_unique_anchor_slugs():
     text = "# Intro\n\n## `if` Expressions!\n\n## `if` Expressions!\n\n# Intro\n"
     slugs = [n.meta["id"] for n in detect_markdown(text).walk() if n.kind == "section"]
     assert slugs == ["intro", "if-expressions", "if-expressions-1", "intro-1"]
+
+
+SETEXT_CASES = [
+    "Foo\n===\nBar\n===\nBaz",
+    "Foo\n---\nBar",
+    "a\nb\n---",
+    "===\nx",
+    "Foo\n    ===",
+    "> Foo\n> ===",
+    "> Foo\n> ---",
+    "- Foo\n  ---",
+    "Foo\n- - -",
+    "Foo\n***",
+    "Foo\n===  \n\nx",
+    "Foo\r\n---\r\n",
+    "| a |\n|---|\n| b |\n---",
+    "Foo\n  ===\n  ---",
+]
+
+
+def _block_signature(tokens):
+    return [(t.type, t.map, t.level, t.content.strip() if t.type == "inline" else "") for t in tokens]
+
+
+def _full_parser():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin).disable(["inline", "text_join"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=markdown_document())
+def test_setext_headings_match_markdown_it_on_generated_documents(text):
+    _assert_same_blocks(_full_parser(), text)
+
+
+def test_setext_headings_match_markdown_it_on_the_corpus_and_edge_cases():
+    full = _full_parser()
+    for text in SETEXT_CASES:
+        _assert_same_blocks(full, text)
+    for path in corpus_files("markdown", "*.md"):
+        _assert_same_blocks(full, path.read_text(encoding="utf-8"))
+
+
+def _assert_same_blocks(full, text):
+    from detectors.lines import line_starts
+    from detectors.markdown import _parser, _setext_headings
+
+    expected = _block_signature(full.parse(text))
+    assert _block_signature(_setext_headings(_parser().parse(text), text, line_starts(text))) == expected, text
