@@ -71,12 +71,14 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
 
 def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
     """The last resort: the longest prefixes that fit, found by binary search on length
-    (a cut never splits a surrogate pair)."""
+    (a cut never splits a surrogate pair), each trimmed by the view."""
     out: list[Span] = []
     source = view.source
     while start < end:
         if view.count(start, end, limit) <= limit:
-            out.append((start, end))
+            piece = view.trim(start, end)
+            if piece[0] < piece[1]:
+                out.append(piece)
             break
         low, high = start + 1, end  # the answer is in [low, high)
         while high - low > 1:
@@ -88,6 +90,8 @@ def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Spa
         cut = low
         if cut < end and "\udc00" <= source[cut] <= "\udfff" and cut - 1 > start:
             cut -= 1
-        out.append((start, cut))
-        start = cut
+        piece = view.trim(start, cut)
+        if piece[0] < piece[1]:
+            out.append(piece)
+        start = max(cut, piece[1])
     return out
