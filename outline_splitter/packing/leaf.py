@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from outline_splitter.packing.view import ChunkView
+from outline_splitter.packing.view import ESTIMATE_SLACK, ChunkView, fits
 
 Span = tuple[int, int]
 
@@ -62,7 +62,7 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
         return split_leaf(view, start, end, limit, levels[1:])
     out: list[Span] = []
     for a, b in parts:
-        if view.count(a, b, limit) <= limit:
+        if fits(view, a, b, limit):
             out.append((a, b))
         else:
             out.extend(split_leaf(view, a, b, limit, levels[1:]))
@@ -70,8 +70,11 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
 
 
 def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
-    """The last resort: the longest prefixes that fit, found by binary search on length
-    (a cut never splits a surrogate pair), each trimmed by the view."""
+    """The last resort: prefixes that fit, each trimmed by the view (a cut never splits
+    a surrogate pair). With a close estimate, a prefix ends where the estimate comes
+    `ESTIMATE_SLACK` tokens under the limit, confirmed by one exact count (each exact
+    count of a long line of minified script encodes the whole span); without one, or if
+    the count refutes it, the longest prefix that fits is found by binary search."""
     out: list[Span] = []
     source = view.source
     while start < end:
@@ -80,14 +83,16 @@ def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Spa
             if piece[0] < piece[1]:
                 out.append(piece)
             break
-        low, high = start + 1, end  # the answer is in [low, high)
-        while high - low > 1:
-            middle = (low + high) // 2
-            if view.count(start, middle, limit) <= limit:
-                low = middle
-            else:
-                high = middle
-        cut = low
+        cut = _estimated_cut(view, start, end, limit)
+        if cut is None:
+            low, high = start + 1, end  # the answer is in [low, high)
+            while high - low > 1:
+                middle = (low + high) // 2
+                if view.count(start, middle, limit) <= limit:
+                    low = middle
+                else:
+                    high = middle
+            cut = low
         if cut < end and "\udc00" <= source[cut] <= "\udfff" and cut - 1 > start:
             cut -= 1
         piece = view.trim(start, cut)
@@ -95,3 +100,20 @@ def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Spa
             out.append(piece)
         start = max(cut, piece[1])
     return out
+
+
+def _estimated_cut(view: ChunkView, start: int, end: int, limit: int) -> int | None:
+    """The furthest cut whose close estimate is `ESTIMATE_SLACK` tokens under `limit`, if
+    an exact count confirms that it fits; None otherwise."""
+    first = view.close_estimate(start, start + 1)
+    if first is None or first + ESTIMATE_SLACK > limit:
+        return None
+    low, high = start + 1, end  # estimates are monotone in the end: bisect on them alone
+    while high - low > 1:
+        middle = (low + high) // 2
+        estimate = view.close_estimate(start, middle)
+        if estimate is not None and estimate + ESTIMATE_SLACK <= limit:
+            low = middle
+        else:
+            high = middle
+    return low if view.count(start, low, limit) <= limit else None

@@ -4,8 +4,11 @@ tiktoken splits text into pieces with a regular expression and encodes each piec
 its own. Some positions are piece boundaries in every scan that covers them, whatever
 the scan's start or end ("sync points"): right after a line break when the next
 character is not white space, and right after a letter or digit when the next
-character is a space (no piece of the cl100k pattern runs from a letter or digit into
-a space, nor from a line break into a non-space). Between two sync points the tokens of
+character is a space, and right after an ASCII letter when the next character is no
+letter (no piece of the cl100k pattern runs from a letter or digit into a space, nor
+from a line break into a non-space, nor from a letter into anything but letters: a run
+of letters is possessive; this last rule gives markup and minified code, `class="a"`,
+`f(x);`, the sync points their few spaces do not). Between two sync points the tokens of
 any span are the tokens of the whole document there, so
 
     count(a, b) = encode(text[a:s1]) + (whole-document tokens in [s1, s2)) + encode(text[s2:b])
@@ -38,9 +41,9 @@ _VERIFIED_PATTERNS = frozenset(
         r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
     }
 )
-SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?= )")
+SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?= )|(?<=[A-Za-z])(?=[\W\d_])")
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
-_BACKWARD_WINDOW = 256
+_BACKWARD_WINDOW = 32
 # An estimate from whole-document token positions can be off by the tokens of the
 # two edge pieces; past this margin over a limit it is trusted as "over".
 _ESTIMATE_MARGIN = 64
