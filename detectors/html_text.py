@@ -6,7 +6,10 @@ break; inline boundaries add nothing; authored white space is kept but folded: a
 white space and block boundaries becomes one line break if it holds a boundary, a blank
 line if it holds two or more line ends, one line end if it holds one, else one space;
 white space at the two ends goes. Entities are decoded. `script`, `style`, `template`,
-`noscript`, `title` and `iframe` content is dropped, and so are comments.
+`noscript`, `title` and `iframe` content is dropped, and so are comments and the
+content of the other raw-text elements (`textarea`, `xmp`, `plaintext`: form defaults
+and obsolete markup, whose text may look like tags: a slice starting inside one would
+read differently from the whole).
 
 Every rule looks at one token or one run of white space, so the text of a slice of a
 document, `extract_text(html[a:b])`, is the part of the whole document's text that comes
@@ -22,7 +25,7 @@ from array import array
 from bisect import bisect_left
 from html import unescape
 
-from detectors.html_scan import END, RAW, START, scan
+from detectors.html_scan import END, START, scan
 from detectors.html_tags import BREAKS, HIDDEN
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
@@ -85,8 +88,6 @@ class ExtractedText:
                 elif name in _LINE_BREAKS:
                     pieces.append(_BREAK)
                     starts.append(start)
-            elif kind == RAW and name not in HIDDEN and not hidden:
-                add(start, end)
         if cursor < len(source) and not hidden:
             add(cursor, len(source))
         raw = "".join(pieces)
