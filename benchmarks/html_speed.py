@@ -40,8 +40,10 @@ def main() -> None:
 
     raw_pass = timed(encoding.encode_ordinary, list(pages.values()))
     text_pass = timed(encoding.encode_ordinary, list(texts.values()))
-    print(f"{len(pages)} pages, {sum(map(len, pages.values())) / 1e6:.1f} M characters of HTML, "
-          f"{sum(map(len, texts.values())) / 1e6:.1f} M of text, chunk_size {chunk_size}")
+    print(
+        f"{len(pages)} pages, {sum(map(len, pages.values())) / 1e6:.1f} M characters of HTML, "
+        f"{sum(map(len, texts.values())) / 1e6:.1f} M of text, chunk_size {chunk_size}"
+    )
     print(f"tiktoken pass: raw HTML {raw_pass:.2f} s, extracted text {text_pass:.2f} s")
     for output in ("html", "text"):
         splitter = OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=output)
@@ -50,14 +52,18 @@ def main() -> None:
         elapsed = timed(splitter.split, list(pages.values()))
         count = sum(map(len, chunks.values()))
         over = sum(c.token_count > chunk_size for page in chunks.values() for c in page)
-        print(f"output={output}: {elapsed:.2f} s, {elapsed / raw_pass:.2f}x the raw-HTML pass, "
-              f"{elapsed / text_pass:.2f}x the text pass; {count} chunks, {over} over budget")
+        print(
+            f"output={output}: {elapsed:.2f} s, {elapsed / raw_pass:.2f}x the raw-HTML pass, "
+            f"{elapsed / text_pass:.2f}x the text pass; {count} chunks, {over} over budget"
+        )
         for name in ("wikipedia.html", "wikipedia-2.html"):
             print(f"  {name}: {timed(splitter.split, [pages[name]]):.2f} s")
         if output == "text":
             whole, fitting = whole_blocks(pages, chunks, encoding, chunk_size)
-            print(f"  lists, tables, pre whose text fits: {whole}/{fitting} whole in one chunk "
-                  f"({100 * whole / max(fitting, 1):.1f}%)")
+            print(
+                f"  lists, tables, pre whose text fits: {whole}/{fitting} whole in one chunk "
+                f"({100 * whole / max(fitting, 1):.1f}%)"
+            )
 
 
 def whole_blocks(pages: dict[str, str], chunks: dict[str, list], encoding: object, chunk_size: int) -> tuple[int, int]:  # type: ignore[type-arg]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 
 START = 1  # a start tag: (START, start, end, name)
 END = 2  # an end tag
@@ -42,9 +42,9 @@ RAW_TEXT = frozenset(
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw_end(name: str) -> re.Pattern[str]:
-    return re.compile(r"</%s(?:[\t\n\f\r /][^>]*)?>" % re.escape(name), re.IGNORECASE)
+    return re.compile(rf"</{re.escape(name)}(?:[\t\n\f\r /][^>]*)?>", re.IGNORECASE)
 
 
 def scan(source: str) -> Iterator[Token]:

@@ -24,20 +24,14 @@ CUSTOM_BLOCKS = frozenset(
     }
 )  # fmt: skip
 
-BLOCK = (
-    frozenset(
-        {
-            "html", "head", "body", "address", "article", "aside", "blockquote", "center", "details", "dialog",
-            "dir", "div", "dl", "dt", "dd", "fieldset", "figcaption", "figure", "footer", "form", "header",
-            "hgroup", "hr", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table",
-            "caption", "colgroup", "thead", "tbody", "tfoot", "tr", "td", "th", "ul", "legend", "listing",
-            "search", "select", "optgroup", "option", "xmp", "plaintext",
-        }
-    )  # fmt: skip
-    | HEADINGS
-    | HIDDEN
-    | CUSTOM_BLOCKS
-)
+_HTML_BLOCKS = {
+    "html", "head", "body", "address", "article", "aside", "blockquote", "center", "details", "dialog",
+    "dir", "div", "dl", "dt", "dd", "fieldset", "figcaption", "figure", "footer", "form", "header",
+    "hgroup", "hr", "li", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table",
+    "caption", "colgroup", "thead", "tbody", "tfoot", "tr", "td", "th", "ul", "legend", "listing",
+    "search", "select", "optgroup", "option", "xmp", "plaintext",
+}  # fmt: skip
+BLOCK = frozenset(_HTML_BLOCKS) | HEADINGS | HIDDEN | CUSTOM_BLOCKS
 
 # Tags that end a line of the readable text: the blocks, and `<br>`.
 BREAKS = BLOCK | {"br"}

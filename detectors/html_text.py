@@ -82,7 +82,7 @@ class ExtractedText:
             if start > cursor and not hidden:
                 add(cursor, start)
             cursor = end
-            if kind == START or kind == END:
+            if kind in (START, END):
                 if name == "template":
                     hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
                 elif name in _LINE_BREAKS:

@@ -125,5 +125,5 @@ class HTMLTextSplitter:
         metadata_list = list(metadatas) if metadatas is not None else [{} for _ in texts]
         if len(metadata_list) != len(texts):
             raise ValueError(f"metadatas has {len(metadata_list)} entries for {len(texts)} texts")
-        documents = [Document(text, dict(metadata)) for text, metadata in zip(texts, metadata_list)]
+        documents = [Document(text, dict(metadata)) for text, metadata in zip(texts, metadata_list, strict=True)]
         return self.split_documents(documents, chunk_header=chunk_header)

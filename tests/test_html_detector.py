@@ -14,7 +14,7 @@ from tests.html_strategies import html_documents
 
 def shape(node: Node) -> list[object]:
     """(kind, children) of the element nodes, for structural comparisons."""
-    return [(child.kind if "tag" not in child.meta else child.meta["tag"], shape(child)) for child in node.children]
+    return [(child.meta.get("tag", child.kind), shape(child)) for child in node.children]
 
 
 def assert_element_offsets(text: str, root: Node) -> None:
@@ -36,7 +36,10 @@ def assert_element_offsets(text: str, root: Node) -> None:
 
 
 def test_implied_end_tags():
-    html = "<ul><li>one<li>two<p>para<li>three</ul><table><tr><td>a<td>b<tr><td>c</table><select><option>x<option>y</select>"
+    html = (
+        "<ul><li>one<li>two<p>para<li>three</ul><table><tr><td>a<td>b<tr><td>c</table>"
+        "<select><option>x<option>y</select>"
+    )
     root = detect_html(html)
     assert shape(root) == [
         ("ul", [("li", []), ("li", [("p", [])]), ("li", [])]),

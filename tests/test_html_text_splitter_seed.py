@@ -58,9 +58,7 @@ def test_keeps_protected_content_intact_up_to_max_chunk_size():
 
 def test_recurses_into_protected_nodes_once_max_chunk_size_is_exceeded():
     splitter = HTMLTextSplitter(chunk_size=12, max_chunk_size=18, never_break_within=[".keep"], separators=["p"])
-    chunks = splitter.split_text(
-        "".join(['<div class="keep">', "<p>Alpha beta</p>", "<p>Gamma delta</p>", "</div>"])
-    )
+    chunks = splitter.split_text("".join(['<div class="keep">', "<p>Alpha beta</p>", "<p>Gamma delta</p>", "</div>"]))
     assert chunks == ["Alpha beta", "Gamma delta"]
 
 
@@ -135,7 +133,7 @@ def test_resets_part_metadata_per_input_document():
     )
     assert len(documents) == 4
     expected = [("first.html", 0), ("first.html", 1), ("second.html", 0), ("second.html", 1)]
-    for document, (source, index) in zip(documents, expected):
+    for document, (source, index) in zip(documents, expected, strict=True):
         assert document.metadata.items() >= {"source": source, "partindex": index, "totalparts": 2}.items()
 
 
