@@ -94,6 +94,7 @@ class TokenIndex:
                 self._run_ends.append(match.end())
                 self._extra_before.append(extra)
                 extra += len(match.group().encode("utf-8")) - len(match.group())
+            self._extra_before.append(extra)  # and after the last one, so run i ends with [i + 1]
             self._extra_total = extra
 
     def _byte_offset(self, pos: int) -> int:
@@ -104,8 +105,7 @@ class TokenIndex:
             return pos
         run_start = self._run_starts[i]
         if pos >= self._run_ends[i]:
-            run = self.text[run_start : self._run_ends[i]]
-            return pos + self._extra_before[i] + len(run.encode("utf-8")) - len(run)
+            return pos + self._extra_before[i + 1]
         inside = self.text[run_start:pos]
         return pos + self._extra_before[i] + len(inside.encode("utf-8")) - len(inside)
 
