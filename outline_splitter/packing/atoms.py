@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from outline_splitter.nodes import LEADING_KINDS, LINE_ORIENTED_KINDS, Node
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
-from outline_splitter.packing.view import ChunkView
+from outline_splitter.packing.view import ChunkView, fits
 
 TEXT = "text"
 GROUP = "group"
@@ -64,7 +64,7 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
             return
         meta = node.meta
         limit = max_chunk_size if meta.get("never_break") or meta.get("separator") else chunk_size
-        if view.count(start, end, limit) <= limit:
+        if fits(view, start, end, limit):
             atoms.append(Atom(start, end, node, ancestors, limit=limit))
             return
         if atoms and atoms[-1] is not BARRIER:
