@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
@@ -28,28 +29,23 @@ def main() -> None:
     encoding = TiktokenTokenizer.from_name("cl100k_base").encoding
     texts = {name: extract_text(html) for name, html in pages.items()}
 
-    def timed(function: object, items: list[str]) -> float:
-        """The best of three runs (the machine is shared; the best run is the least disturbed)."""
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            for item in items:
-                function(item)  # type: ignore[operator]
-            best = min(best, time.perf_counter() - started)
-        return best
-
-    raw_pass = timed(encoding.encode_ordinary, list(pages.values()))
-    text_pass = timed(encoding.encode_ordinary, list(texts.values()))
+    modes = ("html", "text")
+    splitters = {mode: OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=mode) for mode in modes}
+    runs: dict[str, list[float]] = {"raw": [], "text pass": [], "html": [], "text": []}
+    for _ in range(3):  # interleaved rounds, best of each: the machine is shared
+        runs["raw"].append(timed(encoding.encode_ordinary, pages.values()))
+        runs["text pass"].append(timed(encoding.encode_ordinary, texts.values()))
+        for output, splitter in splitters.items():
+            runs[output].append(timed(splitter.split, pages.values()))
+    raw_pass, text_pass = min(runs["raw"]), min(runs["text pass"])
     print(
         f"{len(pages)} pages, {sum(map(len, pages.values())) / 1e6:.1f} M characters of HTML, "
         f"{sum(map(len, texts.values())) / 1e6:.1f} M of text, chunk_size {chunk_size}"
     )
     print(f"tiktoken pass: raw HTML {raw_pass:.2f} s, extracted text {text_pass:.2f} s")
-    for output in ("html", "text"):
-        splitter = OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=output)
-        splitter.split("<p>warm up</p>")
+    for output, splitter in splitters.items():
+        elapsed = min(runs[output])
         chunks = {name: splitter.split(html) for name, html in pages.items()}
-        elapsed = timed(splitter.split, list(pages.values()))
         count = sum(map(len, chunks.values()))
         over = sum(c.token_count > chunk_size for page in chunks.values() for c in page)
         print(
@@ -57,13 +53,20 @@ def main() -> None:
             f"{elapsed / text_pass:.2f}x the text pass; {count} chunks, {over} over budget"
         )
         for name in ("wikipedia.html", "wikipedia-2.html"):
-            print(f"  {name}: {timed(splitter.split, [pages[name]]):.2f} s")
+            print(f"  {name}: {min(timed(splitter.split, [pages[name]]) for _ in range(3)):.2f} s")
         if output == "text":
             whole, fitting = whole_blocks(pages, chunks, encoding, chunk_size)
             print(
                 f"  lists, tables, pre whose text fits: {whole}/{fitting} whole in one chunk "
                 f"({100 * whole / max(fitting, 1):.1f}%)"
             )
+
+
+def timed(function: Callable[[str], object], items: Iterable[str]) -> float:
+    started = time.perf_counter()
+    for item in items:
+        function(item)
+    return time.perf_counter() - started
 
 
 def whole_blocks(pages: dict[str, str], chunks: dict[str, list], encoding: object, chunk_size: int) -> tuple[int, int]:  # type: ignore[type-arg]
