@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 from outline_splitter.nodes import Node
 
@@ -25,18 +26,38 @@ ENTRY_POINT_GROUP = "outline_splitter.detectors"
 @dataclass(frozen=True)
 class DocFormat:
     """One doc type. `detector` is `"module:function"`; with `argument` set, the function
-    is a factory called once with it (one code detector serves many languages)."""
+    is a factory called once with it (one code detector serves many languages).
+
+    A format with more than one way to render a chunk names them in `outputs` (the first
+    is the default) and gives `view`, a `"module:function"` called as
+    `view(text, root, tokenizer, output) -> ChunkView`. `marker`, if set, is a
+    `"module:function"` called as `marker(text, root, never_break_within, separators)`
+    that marks nodes (meta `never_break`, `separator`) from the user's selectors;
+    without one, both name node kinds.
+    """
 
     name: str
     detector: str
     extensions: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     argument: str | None = None
+    outputs: tuple[str, ...] = ("source",)
+    view: str | None = None
+    marker: str | None = None
 
 
 FORMATS: tuple[DocFormat, ...] = (
     DocFormat("markdown", "detectors.markdown:detect_markdown", (".md", ".markdown", ".mdx"), ("md",)),
     DocFormat("text", "detectors.text:detect_text", (".txt", ".text"), ("txt", "plain")),
+    DocFormat(
+        "html",
+        "detectors.html:detect_html",
+        (".html", ".htm", ".xhtml"),
+        ("htm", "xhtml"),
+        outputs=("html", "text"),
+        view="outline_splitter.html_support:html_view",
+        marker="outline_splitter.html_support:mark_html_nodes",
+    ),
 )
 
 
@@ -78,10 +99,16 @@ def doc_type_for_path(path: str | Path) -> str:
     )
 
 
+def load_function(reference: str) -> Callable[..., Any]:
+    """The function a `"module:function"` reference names, imported on first use."""
+    module_name, _, attribute = reference.partition(":")
+    function: Callable[..., Any] = getattr(importlib.import_module(module_name), attribute)
+    return function
+
+
 @cache
 def load_detector(fmt: DocFormat) -> Detector:
     """The detector function of a format, imported on first use."""
-    module_name, _, attribute = fmt.detector.partition(":")
-    function = getattr(importlib.import_module(module_name), attribute)
+    function = load_function(fmt.detector)
     detector: Detector = function(fmt.argument) if fmt.argument is not None else function
     return detector

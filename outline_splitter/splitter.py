@@ -11,7 +11,7 @@ from outline_splitter.nodes import Node, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.metadata import chunk_metadata
 from outline_splitter.packing.overlap import overlaps
-from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, resolve_doc_type
+from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_function, resolve_doc_type
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
 
 
@@ -31,7 +31,14 @@ class OutlineTextSplitter:
         min_chunk_size: a chunk with fewer tokens joins a neighbour in the same section
             where the budget allows.
         never_break_within: node kinds (e.g. `"code"`, `"table"`) kept whole up to
-            `max_chunk_size`.
+            `max_chunk_size`; for HTML, CSS selectors (e.g. `"pre"`, `".keep"`).
+        separators: node kinds (for HTML, CSS selectors) that start a group with the
+            siblings after them when their parent must be broken; a separator and its
+            group stay whole up to `max_chunk_size` (soft hints: nothing is cut at a
+            separator where the parent fits).
+        output: how a chunk's text is rendered, for formats that have more than one way
+            (HTML: `"html"`, slices of the source, the default; `"text"`, the readable
+            text of the span, sized in tokens of that text). `None`: the format's default.
     """
 
     def __init__(
@@ -43,6 +50,8 @@ class OutlineTextSplitter:
         max_chunk_size: int | None = None,
         min_chunk_size: int = 0,
         never_break_within: Sequence[str] = (),
+        separators: Sequence[str] = (),
+        output: str | None = None,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
@@ -51,6 +60,8 @@ class OutlineTextSplitter:
         _require_int("min_chunk_size", min_chunk_size, 0, chunk_size)
         if isinstance(never_break_within, str):
             raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
+        if isinstance(separators, str):
+            raise ValueError("separators must be a sequence of node kinds or selectors, not a single string")
         self.doc_type = doc_type
         self._format: DocFormat | None = None if doc_type == "auto" else resolve_doc_type(doc_type)
         self.chunk_size = chunk_size
@@ -58,6 +69,10 @@ class OutlineTextSplitter:
         self.max_chunk_size = chunk_size if max_chunk_size is None else max_chunk_size
         self.min_chunk_size = min_chunk_size
         self.never_break_within = tuple(never_break_within)
+        self.separators = tuple(separators)
+        self.output = output
+        if self._format is not None:
+            self._output_for(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
 
     # -- pass one -------------------------------------------------------------------
@@ -77,16 +92,32 @@ class OutlineTextSplitter:
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
         check_outline(root, len(text))
-        self._mark_never_break(root)
+        self._mark_nodes(text, root, fmt)
         return root
 
-    def _mark_never_break(self, root: Node) -> None:
-        if not self.never_break_within:
+    def _mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
+        if not self.never_break_within and not self.separators:
             return
-        kinds = set(self.never_break_within)
+        if fmt.marker is not None:
+            load_function(fmt.marker)(text, root, self.never_break_within, self.separators)
+            return
+        never_break = set(self.never_break_within)
+        separators = set(self.separators)
         for node in root.walk():
-            if node.kind in kinds:
+            if node.kind in never_break:
                 node.meta["never_break"] = True
+            if node.kind in separators:
+                node.meta["separator"] = True
+
+    def _output_for(self, fmt: DocFormat) -> str:
+        """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
+        if self.output is None:
+            return fmt.outputs[0]
+        if self.output not in fmt.outputs:
+            raise ValueError(
+                f"output {self.output!r} is not available for doc_type {fmt.name!r}; allowed: {', '.join(fmt.outputs)}"
+            )
+        return self.output
 
     # -- pass two -------------------------------------------------------------------
 
@@ -102,15 +133,20 @@ class OutlineTextSplitter:
             chunk.metadata["source"] = str(path)
         return chunks
 
-    def _view(self, text: str, root: Node) -> ChunkView:
+    def _view(self, text: str, root: Node, fmt: DocFormat) -> ChunkView:
+        output = self._output_for(fmt)
+        if fmt.view is not None:
+            view: ChunkView = load_function(fmt.view)(text, root, self.tokenizer, output)
+            return view
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
     def _split(self, text: str, fmt: DocFormat) -> list[TextChunk]:
         _check_text(text)
+        output = self._output_for(fmt)
         if not text.strip():
             return []
         root = self._detect(text, fmt)
-        view = self._view(text, root)
+        view = self._view(text, root, fmt)
         spans = pack_outline(root, view, self.chunk_size, self.max_chunk_size, self.min_chunk_size)
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
@@ -119,6 +155,8 @@ class OutlineTextSplitter:
             chunk_text = view.text(span.start, span.end)
             metadata = chunk_metadata(span, index, chunk_text)
             metadata["doc_type"] = fmt.name
+            if len(fmt.outputs) > 1:
+                metadata["output"] = output
             metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
             chunks.append(
                 TextChunk(

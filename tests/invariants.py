@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from detectors.html_text import extract_text
 from outline_splitter import TextChunk
 from outline_splitter.tokens import Tokenizer
 
@@ -46,3 +47,26 @@ def assert_overlaps(chunks: list[TextChunk], tokenizer: Tokenizer, overlap: int)
 
 def assert_same_output(first: list[TextChunk], second: list[TextChunk]) -> None:
     assert [c.model_dump() for c in first] == [c.model_dump() for c in second]
+
+
+def assert_text_chunks(html: str, chunks: list[TextChunk], tokenizer: Tokenizer, chunk_size: int) -> None:
+    """HTML text-mode invariants: each chunk's text is the readable text of its source
+    span (`extract_text(html[start_pos:end_pos])`, the same function the splitter
+    renders with), chunks in order and disjoint, every visible character of the page in
+    some chunk, exact token counts within budget, indexes consecutive."""
+    cursor = 0
+    visible: list[str] = []
+    for i, chunk in enumerate(chunks):
+        assert chunk.start_pos >= cursor, f"chunk {i} starts at {chunk.start_pos}, before the previous end {cursor}"
+        assert chunk.text, f"chunk {i} is empty"
+        assert chunk.text == extract_text(html[chunk.start_pos : chunk.end_pos]), (
+            f"chunk {i}: text is not the extracted text of its span [{chunk.start_pos}, {chunk.end_pos})"
+        )
+        recount = tokenizer.count(chunk.text)
+        assert recount == chunk.token_count, f"chunk {i}: token_count {chunk.token_count}, plain encode {recount}"
+        assert chunk.token_count <= chunk_size, f"chunk {i} has {chunk.token_count} tokens > {chunk_size}"
+        assert chunk.metadata["index"] == i
+        visible.append("".join(chunk.text.split()))
+        cursor = chunk.end_pos
+    expected = "".join(extract_text(html).split())
+    assert "".join(visible) == expected, "visible text lost or repeated"

@@ -4,6 +4,11 @@ A node that fits the budget is one atom, whole. A node that does not is replaced
 children (and by the text between them, if any); a leaf that does not fit is cut by
 `leaf.split_leaf`. A node marked `never_break` may be one atom up to `max_chunk_size`.
 
+Separators (meta `separator`) regroup the children of a node that must be broken: a
+separator child starts a `group` node holding it and the siblings after it, up to the
+next separator. A separator, and the group it starts, may be one atom up to
+`max_chunk_size` too. Inside a `never_break` node separators are ignored.
+
 Before the parts of a node that had to be broken comes a `BARRIER`: the greedy packer
 starts a new chunk there, so a broken list or section begins its own chunk (headings
 before it move along) instead of filling the previous chunk's tail with its first item.
@@ -14,9 +19,10 @@ from __future__ import annotations
 
 from outline_splitter.nodes import LEADING_KINDS, LINE_ORIENTED_KINDS, SELF_CONTAINED_KINDS, Node
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
-from outline_splitter.packing.view import ChunkView
+from outline_splitter.packing.view import ChunkView, fits
 
 TEXT = "text"
+GROUP = "group"
 BARRIER = None
 
 
@@ -57,8 +63,9 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
         start, end = view.trim(start, end)
         if start >= end:
             return
-        limit = max_chunk_size if node.meta.get("never_break") else chunk_size
-        if view.count(start, end, limit) <= limit:
+        meta = node.meta
+        limit = max_chunk_size if meta.get("never_break") or meta.get("separator") else chunk_size
+        if fits(view, start, end, limit):
             atoms.append(Atom(start, end, node, ancestors, limit=limit))
             return
         if atoms and atoms[-1] is not BARRIER:
@@ -66,7 +73,10 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
         if node.children:
             inner = (*ancestors, node)
             cursor = start
-            for child in node.children:
+            children = node.children
+            if not meta.get("never_break") and not any(a.meta.get("never_break") for a in ancestors):
+                children = group_separated(children)
+            for child in children:
                 if child.start > cursor:
                     visit_gap(node, cursor, child.start, inner)
                 visit(child, max(child.start, start), min(child.end, end), inner)
@@ -87,3 +97,22 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
 
     visit(root, root.start, root.end, ())
     return atoms
+
+
+def group_separated(children: list[Node]) -> list[Node]:
+    """`children` with each separator and the siblings after it (up to the next
+    separator) made one `group` node; `children` itself when none is a separator."""
+    if not any(child.meta.get("separator") for child in children):
+        return children
+    out: list[Node] = []
+    group: list[Node] | None = None
+    for child in children:
+        if child.meta.get("separator"):
+            group = [child]
+            out.append(Node(GROUP, child.start, child.end, group, {"separator": True}))
+        elif group is not None:
+            group.append(child)
+            out[-1].end = child.end
+        else:
+            out.append(child)
+    return [node.children[0] if node.kind == GROUP and len(node.children) == 1 else node for node in out]

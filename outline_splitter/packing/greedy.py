@@ -15,16 +15,13 @@ from outline_splitter.nodes import PARAGRAPH
 from outline_splitter.packing.atoms import BARRIER, Atom
 from outline_splitter.packing.leaf import PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView
-
-# With a close estimate (whole-document token positions), a join this far under the
-# budget needs no exact count; every chunk is counted exactly when it is closed.
-_ESTIMATE_SLACK = 16
+from outline_splitter.packing.view import fits as fits_within
 
 
 class PackedSpan:
     """A chunk before it becomes a `TextChunk`: its span, its atoms and its exact count."""
 
-    __slots__ = ("start", "end", "atoms", "token_count")
+    __slots__ = ("atoms", "end", "start", "token_count")
 
     def __init__(self, atoms: list[Atom], token_count: int) -> None:
         self.atoms = atoms
@@ -40,10 +37,7 @@ def pack_atoms(atoms: list[Atom | None], view: ChunkView, chunk_size: int) -> li
     current: list[Atom] = []
 
     def fits(start: int, end: int) -> bool:
-        rough = view.close_estimate(start, end)
-        if rough is not None and rough + _ESTIMATE_SLACK <= chunk_size:
-            return True
-        return view.count(start, end, chunk_size) <= chunk_size
+        return fits_within(view, start, end, chunk_size)
 
     def close(chunk: list[Atom]) -> None:
         while True:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from outline_splitter.packing.view import ChunkView
+from outline_splitter.packing.view import ESTIMATE_SLACK, ChunkView, fits
 
 Span = tuple[int, int]
 
@@ -53,19 +53,58 @@ LINE_LEVELS: tuple[Level, ...] = (lines, sentences)
 def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[Level, ...]) -> list[Span]:
     """Trimmed spans covering every non-space character of `[start, end)`, each of at
     most `limit` tokens, cut at the coarsest level that lets each part fit; below the
-    given levels come runs of whole words, then tokens."""
+    given levels come runs of whole words, then tokens.
+
+    With a close estimate, the parts of a level come back already joined, as the greedy
+    packer would join them: each span runs over the most parts whose estimate is surely
+    under the limit (found by galloping over the part ends, checked by one exact count),
+    so a long script or stylesheet costs a few estimates per chunk, not a count per line."""
     if not levels:
         return group_words(view, start, end, limit)
-    parts = [view.trim(a, b) for a, b in levels[0](view.source, start, end)]
-    parts = [(a, b) for a, b in parts if a < b]
+    parts = list(levels[0](view.source, start, end))
     if len(parts) <= 1:
         return split_leaf(view, start, end, limit, levels[1:])
+    if view.close_estimate(start, start) is None:
+        out: list[Span] = []
+        for a, b in parts:
+            a, b = view.trim(a, b)
+            if a < b:
+                out.extend([(a, b)] if fits(view, a, b, limit) else split_leaf(view, a, b, limit, levels[1:]))
+        return out
+    return _joined_parts(view, parts, limit, levels)
+
+
+def _joined_parts(view: ChunkView, parts: list[Span], limit: int, levels: tuple[Level, ...]) -> list[Span]:
     out: list[Span] = []
-    for a, b in parts:
-        if view.count(a, b, limit) <= limit:
-            out.append((a, b))
-        else:
-            out.extend(split_leaf(view, a, b, limit, levels[1:]))
+
+    def surely_fits(first: int, last: int) -> bool:
+        rough = view.close_estimate(parts[first][0], parts[last][1])
+        return rough is not None and rough + ESTIMATE_SLACK <= limit
+
+    i = 0
+    while i < len(parts):
+        if surely_fits(i, i):
+            step, last = 1, i  # gallop, then bisect, to the last part that still surely fits
+            while last + step < len(parts) and surely_fits(i, last + step):
+                last += step
+                step *= 2
+            high = min(last + step, len(parts))  # the first part known not to fit, or the end
+            while high - last > 1:
+                middle = (last + high) // 2
+                if surely_fits(i, middle):
+                    last = middle
+                else:
+                    high = middle
+            a, b = view.trim(parts[i][0], parts[last][1])
+            if last == i or view.count(a, b, limit) <= limit:
+                if a < b:
+                    out.append((a, b))
+                i = last + 1
+                continue
+        a, b = view.trim(*parts[i])  # alone: it fits, or it is cut at the next level
+        if a < b:
+            out.extend([(a, b)] if fits(view, a, b, limit) else split_leaf(view, a, b, limit, levels[1:]))
+        i += 1
     return out
 
 
@@ -118,14 +157,17 @@ def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]
             out.extend(cut_by_tokens(view, starts[i], ends[i], limit))
             i += 1
         else:
-            out.append((starts[i], ends[last]))
+            a, b = view.trim(starts[i], ends[last])
+            if a < b:
+                out.append((a, b))
             i = last + 1
     return out
 
 
 def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
-    """The last resort: the longest prefixes that fit (a cut never splits a surrogate
-    pair; a single character over the limit still makes a piece of its own)."""
+    """The last resort: the longest prefixes that fit, each trimmed by the view (a cut
+    never splits a surrogate pair; a single character over the limit still makes a
+    piece of its own)."""
     out: list[Span] = []
     source = view.source
     while start < end:
@@ -133,6 +175,8 @@ def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Spa
         cut = positions[max(_last_fitting(view, start, positions, 0, limit), 0)]
         if cut < end and "\udc00" <= source[cut] <= "\udfff" and cut - 1 > start:
             cut -= 1
-        out.append((start, cut))
+        piece = view.trim(start, cut)
+        if piece[0] < piece[1]:
+            out.append(piece)
         start = cut
     return out

@@ -13,6 +13,22 @@ def _path(atom_nodes: tuple[Node, ...], key: str, kinds: frozenset[str] | None =
     return [str(n.meta[key]) for n in atom_nodes if key in n.meta and (kinds is None or n.kind in kinds)]
 
 
+def _id_path(nodes: tuple[Node, ...], broken: int) -> list[str]:
+    """The `id`s of `nodes`, outermost first; an `anchor` id starts the path anew, and
+    below an id the `part` names of the first `broken` nodes (those the chunk was cut
+    out of) follow it."""
+    ids: list[str] = []
+    for depth, node in enumerate(nodes):
+        meta = node.meta
+        if "id" in meta:
+            if meta.get("anchor"):
+                ids = []
+            ids.append(str(meta["id"]))
+        elif "part" in meta and ids and depth < broken:
+            ids.append(str(meta["part"]))
+    return ids
+
+
 def _chunk_id(source_text: str, start: int, end: int) -> str:
     digest = hashlib.blake2b(source_text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
     return f"{start}-{end}-{digest}"
@@ -55,7 +71,7 @@ def chunk_metadata(span: PackedSpan, index: int, text: str) -> dict[str, Any]:
         "kinds": sorted(kinds),
         "id": _chunk_id(text, span.start, span.end),
     }
-    ids = _path(nodes, "id")
+    ids = _id_path(nodes, len(first.ancestors) + first.piece)
     if ids:
         meta["section_id"] = "/".join(ids)
         meta["parent_id"] = "/".join(ids[:-1]) or None

@@ -8,6 +8,7 @@ the packer works on source offsets either way.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from outline_splitter.tokens.base import SpanCounter
@@ -35,6 +36,22 @@ class ChunkView(Protocol):
         ...
 
 
+_NON_SPACE = re.compile(r"\S")
+
+# With a close estimate (whole-document token positions), a span this far under a limit
+# needs no exact count; every chunk is counted exactly when it is closed.
+ESTIMATE_SLACK = 16
+
+
+def fits(view: ChunkView, start: int, end: int, limit: int) -> bool:
+    """Whether `view.text(start, end)` has at most `limit` tokens (a close estimate far
+    enough under the limit answers without an exact count)."""
+    rough = view.close_estimate(start, end)
+    if rough is not None and rough + ESTIMATE_SLACK <= limit:
+        return True
+    return view.count(start, end, limit) <= limit
+
+
 class SourceView:
     """Chunks are slices of the source; white space at a chunk's edges is left out."""
 
@@ -50,12 +67,11 @@ class SourceView:
         return self.counter.count(start, end, limit)
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
-        source = self.source
-        while start < end and source[start].isspace():
-            start += 1
-        while end > start and source[end - 1].isspace():
-            end -= 1
-        return start, end
+        match = _NON_SPACE.search(self.source, start, end)
+        if match is None:
+            return end, end
+        start = match.start()
+        return start, start + len(self.source[start:end].rstrip())
 
     def close_estimate(self, start: int, end: int) -> int | None:
         return self._estimate(start, end) if self._estimate is not None else None

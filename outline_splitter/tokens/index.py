@@ -4,8 +4,11 @@ tiktoken splits text into pieces with a regular expression and encodes each piec
 its own. Some positions are piece boundaries in every scan that covers them, whatever
 the scan's start or end ("sync points"): right after a line break when the next
 character is not white space, and right after a letter or digit when the next
-character is white space (no piece of the cl100k pattern runs from a letter or digit
-into white space, nor from a line break into a non-space). Between two sync points the tokens of
+character is white space, and right after an ASCII letter when the next character is
+no letter (no piece of the cl100k pattern runs from a letter or digit into white space,
+nor from a line break into a non-space, nor from a letter into anything but letters: a
+run of letters is possessive; this last rule gives markup and minified code, `class="a"`,
+`f(x);`, the sync points their few spaces do not). Between two sync points the tokens of
 any span are the tokens of the whole document there, so
 
     count(a, b) = encode(text[a:s1]) + (whole-document tokens in [s1, s2)) + encode(text[s2:b])
@@ -39,7 +42,8 @@ _VERIFIED_PATTERNS = frozenset(
         r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",  # noqa: E501
     }
 )
-SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)")
+SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)|(?<=[A-Za-z])(?=[\W\d_])")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # An estimate from whole-document token positions can be off by the tokens of the
 # two edge pieces; past this margin over a limit it is trusted as "over".
@@ -89,7 +93,7 @@ class TokenIndex:
                 self._run_ends.append(match.end())
                 self._extra_before.append(extra)
                 extra += len(match.group().encode("utf-8")) - len(match.group())
-            self._extra_total = extra
+            self._extra_before.append(extra)  # and after the last one, so run i ends with [i + 1]
 
     def _byte_offset(self, pos: int) -> int:
         if self._ascii:
@@ -99,8 +103,7 @@ class TokenIndex:
             return pos
         run_start = self._run_starts[i]
         if pos >= self._run_ends[i]:
-            run = self.text[run_start : self._run_ends[i]]
-            return pos + self._extra_before[i] + len(run.encode("utf-8")) - len(run)
+            return pos + self._extra_before[i + 1]
         inside = self.text[run_start:pos]
         return pos + self._extra_before[i] + len(inside.encode("utf-8")) - len(inside)
 
@@ -119,6 +122,8 @@ class TokenIndex:
         before, after = text[pos - 1], text[pos]
         if after.isspace():
             return before.isalnum()
+        if before in _ASCII_LETTERS:
+            return not after.isalpha()
         return before == "\n" or before == "\r"
 
     def _sync_at_or_after(self, pos: int, end: int) -> int | None:

@@ -1,0 +1,88 @@
+"""Speed of the HTML splitter on every page of ../shared/corpora/html-web, in both output
+modes, as a ratio to one tiktoken pass (`encode_ordinary`) over the raw HTML and over the
+extracted text. Also the share of lists, tables and `pre` blocks whose readable text fits
+the budget that land whole in one chunk in text mode.
+
+    .venv/bin/python benchmarks/html_speed.py [chunk_size]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from selectolax.lexbor import LexborHTMLParser
+
+from detectors.html_text import extract_text
+from outline_splitter import OutlineTextSplitter
+from outline_splitter.tokens import TiktokenTokenizer
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "html-web"
+WHOLE_BLOCKS = "ol, ul, table, pre"
+
+
+def main() -> None:
+    chunk_size = int(sys.argv[1]) if len(sys.argv) > 1 else 512
+    pages = {path.name: path.read_text(encoding="utf-8") for path in sorted(CORPUS.glob("*.html"))}
+    encoding = TiktokenTokenizer.from_name("cl100k_base").encoding
+    texts = {name: extract_text(html) for name, html in pages.items()}
+
+    modes = ("html", "text")
+    splitters = {mode: OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=mode) for mode in modes}
+    runs: dict[str, list[float]] = {"raw": [], "text pass": [], "html": [], "text": []}
+    for _ in range(3):  # interleaved rounds, best of each: the machine is shared
+        runs["raw"].append(timed(encoding.encode_ordinary, pages.values()))
+        runs["text pass"].append(timed(encoding.encode_ordinary, texts.values()))
+        for output, splitter in splitters.items():
+            runs[output].append(timed(splitter.split, pages.values()))
+    raw_pass, text_pass = min(runs["raw"]), min(runs["text pass"])
+    print(
+        f"{len(pages)} pages, {sum(map(len, pages.values())) / 1e6:.1f} M characters of HTML, "
+        f"{sum(map(len, texts.values())) / 1e6:.1f} M of text, chunk_size {chunk_size}"
+    )
+    print(f"tiktoken pass: raw HTML {raw_pass:.2f} s, extracted text {text_pass:.2f} s")
+    for output, splitter in splitters.items():
+        elapsed = min(runs[output])
+        chunks = {name: splitter.split(html) for name, html in pages.items()}
+        count = sum(map(len, chunks.values()))
+        over = sum(c.token_count > chunk_size for page in chunks.values() for c in page)
+        print(
+            f"output={output}: {elapsed:.2f} s, {elapsed / raw_pass:.2f}x the raw-HTML pass, "
+            f"{elapsed / text_pass:.2f}x the text pass; {count} chunks, {over} over budget"
+        )
+        for name in ("wikipedia.html", "wikipedia-2.html"):
+            print(f"  {name}: {min(timed(splitter.split, [pages[name]]) for _ in range(3)):.2f} s")
+        if output == "text":
+            whole, fitting = whole_blocks(pages, chunks, encoding, chunk_size)
+            print(
+                f"  lists, tables, pre whose text fits: {whole}/{fitting} whole in one chunk "
+                f"({100 * whole / max(fitting, 1):.1f}%)"
+            )
+
+
+def timed(function: Callable[[str], object], items: Iterable[str]) -> float:
+    started = time.perf_counter()
+    for item in items:
+        function(item)
+    return time.perf_counter() - started
+
+
+def whole_blocks(pages: dict[str, str], chunks: dict[str, list], encoding: object, chunk_size: int) -> tuple[int, int]:  # type: ignore[type-arg]
+    """Blocks found by lexbor (not by our own outline), whose readable text fits the
+    budget, whose text is inside one chunk's text."""
+    whole = fitting = 0
+    for name, html in pages.items():
+        texts = [c.text for c in chunks[name]]
+        for element in LexborHTMLParser(html).css(WHOLE_BLOCKS):
+            text = extract_text(element.html or "")
+            if not text or len(encoding.encode_ordinary(text)) > chunk_size:  # type: ignore[attr-defined]
+                continue
+            fitting += 1
+            whole += any(text in chunk for chunk in texts)
+    return whole, fitting
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""HTML: an outline of a web page or a specification, with exact source offsets.
+
+The tokens come from `html_scan` (one regular expression, positions for free); the tree
+follows the HTML parser's rules for what real pages leave out or get wrong: a block
+start tag closes an open `p`; `li`, `dt`/`dd`, `tr`, `td`/`th`, `thead`/`tbody`/`tfoot`,
+`option` close an open sibling of their kind; an end tag closes the elements opened
+after its own (they end where it starts) and does not reach out of a table cell; a stray
+end tag is ignored; what is open at the end runs to the end of the document.
+
+Block elements (`html_tags.BLOCK`) are nodes; inline elements are not (a paragraph is a
+leaf whose sentences the packer may cut). Kinds: `heading` (meta `level`, `title`),
+`section` for sectioning elements (`section`, `article`, `main`, `nav`, `aside`, and
+ecmarkup's `emu-clause`, `emu-annex`, `emu-intro`; `title` from their first heading),
+`paragraph`, `list` (`ul`, `ol`, `dl`, `menu`, `select`), `list_item` (`li`, `dt`,
+`dd`, `option`), `table`, `table_row`, `pre`, `blockquote`, `caption`,
+`thematic_break`; any other block keeps its tag name as kind (`div`, `figure`, `td`,
+`emu-alg`, `script`, ...). Inside an element, a heading that is not the element's title
+opens a section running to the next heading of its level or higher, as in Markdown.
+
+Every element node has meta `tag`; one with an `id` attribute has meta `id` and
+`anchor` (a chunk's `section_id` starts at the nearest one); the others have meta
+`part` (`emu-table-2`: the second `emu-table` among its siblings), which names the
+broken-down parts below that id.
+"""
+
+from __future__ import annotations
+
+import re
+
+from detectors.html_scan import END, START, scan
+from detectors.html_tags import BLOCK, CLOSES_P, HEADINGS, SCOPE_LIMITS, SECTIONING, TABLE_PARTS, VOID
+from detectors.html_text import extract_text
+from outline_splitter.nodes import (
+    BLOCKQUOTE,
+    DOCUMENT,
+    HEADING,
+    LIST,
+    LIST_ITEM,
+    PARAGRAPH,
+    SECTION,
+    TABLE,
+    TABLE_ROW,
+    THEMATIC_BREAK,
+    Node,
+)
+
+_KINDS = {
+    "p": PARAGRAPH,
+    "ul": LIST,
+    "ol": LIST,
+    "dl": LIST,
+    "menu": LIST,
+    "select": LIST,
+    "li": LIST_ITEM,
+    "dt": LIST_ITEM,
+    "dd": LIST_ITEM,
+    "option": LIST_ITEM,
+    "table": TABLE,
+    "tr": TABLE_ROW,
+    "pre": "pre",
+    "listing": "pre",
+    "xmp": "pre",
+    "blockquote": BLOCKQUOTE,
+    "caption": "caption",
+    "emu-caption": "caption",
+    "hr": THEMATIC_BREAK,
+}
+# Leaves whose line breaks mean something: cut at line ends first.
+_LINE_ORIENTED = frozenset({"pre", "listing", "xmp", "script", "style", "emu-alg", "emu-grammar", "emu-eqn"})
+_UNNAMED = frozenset({"html", "head", "body"})
+_HEAD_CONTENT = frozenset({"title", "script", "style", "noscript", "template"})
+_ID = re.compile(r"""[\s/]id[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+
+# Start tags that close an open element of the same family: (the family, where the
+# search for it stops).
+_CLOSES_SIBLING: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "li": (frozenset({"li"}), frozenset({"ul", "ol", "menu", "table", "td", "th"} | SECTIONING)),
+    "dt": (frozenset({"dt", "dd"}), frozenset({"dl", "table", "td", "th"} | SECTIONING)),
+    "dd": (frozenset({"dt", "dd"}), frozenset({"dl", "table", "td", "th"} | SECTIONING)),
+    "tr": (frozenset({"tr"}), frozenset({"table", "thead", "tbody", "tfoot"})),
+    "td": (frozenset({"td", "th"}), frozenset({"table", "tr", "thead", "tbody", "tfoot"})),
+    "th": (frozenset({"td", "th"}), frozenset({"table", "tr", "thead", "tbody", "tfoot"})),
+    "thead": (frozenset({"thead", "tbody", "tfoot"}), frozenset({"table"})),
+    "tbody": (frozenset({"thead", "tbody", "tfoot"}), frozenset({"table"})),
+    "tfoot": (frozenset({"thead", "tbody", "tfoot"}), frozenset({"table"})),
+    "option": (frozenset({"option"}), frozenset({"select", "optgroup", "datalist"})),
+    "optgroup": (frozenset({"option", "optgroup"}), frozenset({"select", "datalist"})),
+}
+# Rows and cells close what is open inside the table part that holds them.
+_TABLE_CONTEXT = {
+    "tr": frozenset({"thead", "tbody", "tfoot", "table"}),
+    "td": frozenset({"tr", "table"}),
+    "th": frozenset({"tr", "table"}),
+    "thead": frozenset({"table"}),
+    "tbody": frozenset({"table"}),
+    "tfoot": frozenset({"table"}),
+}
+_P = frozenset({"p"})
+_P_LIMITS = frozenset({"table", "td", "th", "caption", "template", "html", "li", "dd", "dt"} | SECTIONING)
+
+
+def _end_tag_limits(name: str) -> frozenset[str]:
+    if name in ("table", "template"):
+        return frozenset({"html", "template"} - {name})
+    if name in TABLE_PARTS:
+        return frozenset({"table", "template", "html"})
+    return SCOPE_LIMITS - {name}
+
+
+_END_LIMITS = {name: _end_tag_limits(name) for name in BLOCK}
+
+
+class _TreeBuilder:
+    """The stack of open block elements and the rules that close them."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.root = Node(DOCUMENT, 0, len(text))
+        self.stack: list[tuple[str, Node]] = []  # the open block elements, outermost first
+        self.inner_end: dict[int, int] = {}  # id(node) -> where its content ends (its end tag's start)
+        self.headings: list[Node] = []
+
+    def close_from(self, index: int, content_end: int, end: int) -> None:
+        """Close `stack[index:]`: the inner ones end at `content_end`, `stack[index]` at `end`."""
+        stack = self.stack
+        for _, node in stack[index + 1 :]:
+            node.end = self.inner_end[id(node)] = content_end
+        node = stack[index][1]
+        node.end = end
+        self.inner_end[id(node)] = content_end
+        del stack[index:]
+
+    def find(self, names: frozenset[str], limits: frozenset[str]) -> int:
+        """The index of the innermost open element named in `names`, not past `limits`."""
+        stack = self.stack
+        for index in range(len(stack) - 1, -1, -1):
+            tag = stack[index][0]
+            if tag in names:
+                return index
+            if tag in limits:
+                return -1
+        return -1
+
+    def close_implied(self, name: str, start: int) -> None:
+        """Close what the start tag `name` at `start` closes by the HTML parser's rules."""
+        stack = self.stack
+        if stack[-1][0] == "head" and name not in _HEAD_CONTENT:
+            self.close_from(len(stack) - 1, start, start)
+        if name in CLOSES_P and stack:
+            index = self.find(_P, _P_LIMITS)
+            if index >= 0:
+                self.close_from(index, start, start)
+        if name in HEADINGS and stack and stack[-1][0] in HEADINGS:
+            self.close_from(len(stack) - 1, start, start)
+        family = _CLOSES_SIBLING.get(name)
+        if family is not None and stack:
+            index = self.find(*family)
+            if index >= 0:
+                self.close_from(index, start, start)
+            elif name in _TABLE_CONTEXT:  # a cell or row left open inside the part that holds it
+                holder = self.find(_TABLE_CONTEXT[name], frozenset())
+                if 0 <= holder < len(stack) - 1:
+                    self.close_from(holder + 1, start, start)
+
+    def open(self, name: str, start: int, end: int) -> None:
+        text = self.text
+        if self.stack:
+            self.close_implied(name, start)
+        node = Node(_KINDS.get(name) or (HEADING if name in HEADINGS else name), start, len(text))
+        meta = node.meta
+        meta["tag"] = name
+        if "id" in text[start:end].lower():
+            match = _ID.search(text, start, end)
+            if match is not None:
+                meta["id"] = next(group for group in match.groups() if group is not None)
+                meta["anchor"] = True
+        if name in SECTIONING:
+            node.kind = SECTION
+        elif name in HEADINGS:
+            meta["level"] = int(name[1])
+            self.headings.append(node)
+        if name in _LINE_ORIENTED:
+            meta["split"] = "lines"
+        (self.stack[-1][1] if self.stack else self.root).children.append(node)
+        if name in VOID:
+            node.end = end
+        else:
+            self.stack.append((name, node))
+
+    def close(self, name: str, start: int, end: int) -> None:
+        index = self.find(frozenset({name}), _END_LIMITS[name])
+        if index >= 0:
+            self.close_from(index, start, end)
+
+
+def detect_html(text: str) -> Node:
+    """Outline of an HTML document or fragment (see the module docstring)."""
+    builder = _TreeBuilder(text)
+    for kind, start, end, name in scan(text):
+        if name not in BLOCK:
+            continue  # inline elements, comments, raw text: no node
+        if kind == START:
+            builder.open(name, start, end)
+        elif kind == END and name not in ("body", "html"):  # body and html stay open to the end
+            builder.close(name, start, end)
+    for _, node in builder.stack:
+        builder.inner_end[id(node)] = len(text)
+    for heading in builder.headings:
+        heading.meta["title"] = extract_text(text[heading.start : heading.end])
+    _finish(builder.root, builder.inner_end)
+    return builder.root
+
+
+def _finish(root: Node, inner_end: dict[int, int]) -> None:
+    """Sections from headings, section titles, and `part` names, in one walk."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        children = node.children
+        if not children:
+            continue
+        counts: dict[str, int] = {}
+        for child in children if node is root or "tag" in node.meta else ():
+            tag = child.meta.get("tag")
+            if tag is not None and tag not in _UNNAMED and "id" not in child.meta:
+                counts[tag] = counts.get(tag, 0) + 1
+                child.meta["part"] = f"{tag}-{counts[tag]}"
+        if any(child.kind == HEADING for child in children):
+            _sectionize(node, inner_end.get(id(node), node.end))
+        stack.extend(node.children)
+
+
+def _sectionize(container: Node, content_end: int) -> None:
+    """Group a heading and what follows it into a section, nesting by level. A sectioning
+    element whose first child is a heading takes its title from it instead."""
+    children = container.children
+    first = 0
+    if container.kind == SECTION and children[0].kind == HEADING:
+        container.meta["title"] = children[0].meta["title"]
+        container.meta["level"] = children[0].meta["level"]
+        first = 1
+    kept = children[:first]
+    open_sections: list[tuple[int, Node]] = []
+    for child in children[first:]:
+        if child.kind == HEADING:
+            level = child.meta["level"]
+            while open_sections and open_sections[-1][0] >= level:
+                open_sections.pop()[1].end = child.start
+            meta = {"title": child.meta["title"], "level": level}
+            if "id" in child.meta:
+                meta["id"] = child.meta["id"]
+                meta["anchor"] = True
+            section = Node(SECTION, child.start, content_end, [child], meta)
+            (open_sections[-1][1].children if open_sections else kept).append(section)
+            open_sections.append((level, section))
+        else:
+            (open_sections[-1][1].children if open_sections else kept).append(child)
+    container.children = kept

@@ -1,0 +1,140 @@
+"""The readable text of HTML, with a map back to source offsets.
+
+The rules are the seed HTMLTextSplitter's: the text of every element in document order;
+a block boundary (`BREAKS`: the start or end tag of a block, or `<br>`) becomes a line
+break; inline boundaries add nothing; authored white space is kept but folded: a run of
+white space and block boundaries becomes one line break if it holds a boundary, a blank
+line if it holds two or more line ends, one line end if it holds one, else one space;
+white space at the two ends goes. Entities are decoded. `script`, `style`, `template`,
+`noscript`, `title` and `iframe` content is dropped, and so are comments and the
+content of the other raw-text elements (`textarea`, `xmp`, `plaintext`: form defaults
+and obsolete markup, whose text may look like tags: a slice starting inside one would
+read differently from the whole).
+
+Every rule looks at one token or one run of white space, so the text of a slice of a
+document, `extract_text(html[a:b])`, is the part of the whole document's text that comes
+from `[a, b)` whenever `a` and `b` lie outside tags and entities and outside the hidden
+elements: the chunks of text mode start and end on visible characters, so that holds for
+every chunk (`ExtractedText.span` and the splitter's tests rely on it).
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_left
+from html import unescape
+
+from detectors.html_scan import END, START, scan
+from detectors.html_tags import BREAKS, HIDDEN
+
+_ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
+_BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U+FFFD)
+_FOLD = re.compile(r"[ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00]")
+_BLANK = " \n"  # the white space left after folding
+_LINE_BREAKS = frozenset(BREAKS - HIDDEN)
+
+
+def _fold(run: str) -> str:
+    if _BREAK in run:
+        return "\n"
+    line_ends = run.count("\n") + run.count("\r") - run.count("\r\n")
+    return "\n\n" if line_ends >= 2 else "\n" if line_ends else " "
+
+
+class ExtractedText:
+    """The readable text of a whole document (`text`) and, for each of its characters,
+    the source offset it comes from (`starts`: the character itself, the `&` of its
+    entity, or the first character of the white-space run it folds)."""
+
+    __slots__ = ("source", "starts", "text")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        pieces: list[str] = []
+        starts = array("q")
+
+        def add(start: int, end: int) -> None:
+            segment = source[start:end]
+            if _BREAK in segment:
+                segment = segment.replace(_BREAK, "\ufffd")
+            if "&" not in segment:
+                pieces.append(segment)
+                starts.extend(range(start, end))
+                return
+            cursor = 0
+            for match in _ENTITY.finditer(segment):
+                a, b = match.span()
+                if a > cursor:
+                    pieces.append(segment[cursor:a])
+                    starts.extend(range(start + cursor, start + a))
+                decoded = unescape(match.group())
+                pieces.append(decoded)
+                starts.extend([start + a] * len(decoded))
+                cursor = b
+            if cursor < len(segment):
+                pieces.append(segment[cursor:])
+                starts.extend(range(start + cursor, end))
+
+        hidden = 0  # depth of open `template` elements
+        cursor = 0
+        for kind, start, end, name in scan(source):
+            if start > cursor and not hidden:
+                add(cursor, start)
+            cursor = end
+            if kind in (START, END):
+                if name == "template":
+                    hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
+                elif name in _LINE_BREAKS:
+                    pieces.append(_BREAK)
+                    starts.append(start)
+        if cursor < len(source) and not hidden:
+            add(cursor, len(source))
+        raw = "".join(pieces)
+
+        # fold white space, keeping the map in step
+        folded: list[str] = []
+        mapped = array("q")
+        cursor = 0
+        for match in _FOLD.finditer(raw):
+            a, b = match.span()
+            folded.append(raw[cursor:a])
+            mapped.extend(starts[cursor:a])
+            replacement = _fold(match.group())
+            folded.append(replacement)
+            mapped.extend([starts[a]] * len(replacement))
+            cursor = b
+        folded.append(raw[cursor:])
+        mapped.extend(starts[cursor:])
+        self.text = "".join(folded)
+        self.starts = mapped
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The text offsets `[lo, hi)` of what the source span `[start, end)` reads as:
+        its characters from the first visible one to the last (empty: `lo == hi`)."""
+        text = self.text
+        lo = bisect_left(self.starts, start)
+        hi = bisect_left(self.starts, end, lo)
+        while lo < hi and text[lo] in _BLANK:
+            lo += 1
+        while hi > lo and text[hi - 1] in _BLANK:
+            hi -= 1
+        return lo, hi
+
+    def source_span(self, lo: int, hi: int) -> tuple[int, int]:
+        """The source span of the text `[lo, hi)` (non-empty, visible at both ends): from
+        the first character's source to the end of the last one's (a whole entity)."""
+        first = self.starts[lo]
+        last = self.starts[hi - 1]
+        if self.source.startswith("&", last):
+            match = _ENTITY.match(self.source, last)
+            if match is not None:
+                return first, match.end()
+        return first, last + 1
+
+
+def extract_text(html: str) -> str:
+    """The readable text of `html` (see the module docstring)."""
+    extracted = ExtractedText(html)
+    lo, hi = extracted.span(0, len(html))
+    return extracted.text[lo:hi]

@@ -1,0 +1,88 @@
+"""HTML's hooks into the splitter (see `registry.FORMATS`): the view of each output mode,
+and the CSS selectors of `never_break_within` and `separators`.
+
+Selectors run on selectolax's lexbor DOM, which keeps no source positions. To tie its
+elements to the outline's nodes, the source is parsed once with an attribute holding
+each node's number added to the node's start tag; a matching element names its node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from detectors.html_text import ExtractedText
+from outline_splitter.nodes import HEADING, SECTION, Node
+from outline_splitter.packing.text_view import RenderedView
+from outline_splitter.packing.view import ChunkView, SourceView
+from outline_splitter.tokens import Tokenizer, span_counter_for
+
+_NODE_ATTRIBUTE = "data-outline-node"
+
+
+def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> ChunkView:
+    """`"html"`: chunks are slices of the source. `"text"`: chunks are the readable text
+    of their span (`detectors.html_text`), counted in tokens of that text."""
+    if output == "text":
+        rendered = ExtractedText(text)
+        return RenderedView(rendered, span_counter_for(tokenizer, rendered.text))
+    return SourceView(text, span_counter_for(tokenizer, text))
+
+
+def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], separators: Sequence[str]) -> None:
+    """Mark the element nodes that match `never_break_within` (meta `never_break`) and
+    `separators` (meta `separator`). A separator heading that opens a section of the
+    outline marks that section, so the heading's group is its section."""
+    elements: list[Node] = []
+    parents: dict[int, Node] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if "tag" in node.meta:
+            elements.append(node)
+        for child in reversed(node.children):
+            parents[id(child)] = node
+            stack.append(child)
+    document = _numbered_dom(text, elements)
+    for number in _matches(document, never_break_within, "never_break_within"):
+        elements[number].meta["never_break"] = True
+    for number in _matches(document, separators, "separators"):
+        node = elements[number]
+        parent = parents.get(id(node))
+        if (
+            node.kind == HEADING
+            and parent is not None
+            and parent.kind == SECTION
+            and "tag" not in parent.meta
+            and parent.children[0] is node
+        ):
+            node = parent
+        node.meta["separator"] = True
+
+
+def _numbered_dom(text: str, elements: list[Node]) -> Any:
+    from selectolax.lexbor import LexborHTMLParser
+
+    pieces: list[str] = []
+    cursor = 0
+    for number, node in enumerate(elements):
+        at = node.start + 1 + len(node.meta["tag"])
+        pieces.append(text[cursor:at])
+        pieces.append(f' {_NODE_ATTRIBUTE}="{number}"')
+        cursor = at
+    pieces.append(text[cursor:])
+    return LexborHTMLParser("".join(pieces))
+
+
+def _matches(document: Any, selectors: Sequence[str], argument: str) -> set[int]:
+    numbers: set[int] = set()
+    for selector in selectors:
+        try:
+            found = document.css(selector)
+        except Exception as exc:  # selectolax raises its own errors for a bad selector
+            raise ValueError(f"{argument}: {selector!r} is not a valid CSS selector ({exc})") from exc
+        for element in found:
+            number = element.attributes.get(_NODE_ATTRIBUTE)
+            if number is not None and number.isdigit():
+                numbers.add(int(number))
+    return numbers

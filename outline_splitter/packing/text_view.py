@@ -1,0 +1,62 @@
+"""A view whose chunk text is a rendering of the source (HTML's readable text), not a
+slice of it.
+
+The rendering of the whole document is built once, with a map from its characters back
+to source offsets; a source span reads as the part of the rendering that comes from it,
+and is counted with one span counter over the rendering, so text mode costs one
+tokenizer pass over the rendered text, as source mode costs one over the source.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from outline_splitter.tokens.base import SpanCounter
+
+
+class RenderedText(Protocol):
+    """A document's rendering and its map back to the source."""
+
+    source: str
+    text: str
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The rendering `[lo, hi)` of the source span `[start, end)`, without blank edges."""
+        ...
+
+    def source_span(self, lo: int, hi: int) -> tuple[int, int]:
+        """The source span that the non-empty rendering `[lo, hi)` comes from."""
+        ...
+
+
+class RenderedView:
+    """Chunks read as the rendering of their span; spans are trimmed to the source of
+    their first and last rendered characters, so a span that renders as nothing (markup
+    alone, a script) is empty and drops out."""
+
+    def __init__(self, rendered: RenderedText, counter: SpanCounter) -> None:
+        self.source = rendered.source
+        self.rendered = rendered
+        self.counter = counter
+        self._estimate = getattr(counter, "estimate", None) if hasattr(counter, "total") else None
+
+    def text(self, start: int, end: int) -> str:
+        lo, hi = self.rendered.span(start, end)
+        return self.rendered.text[lo:hi]
+
+    def count(self, start: int, end: int, limit: int | None = None) -> int:
+        lo, hi = self.rendered.span(start, end)
+        return self.counter.count(lo, hi, limit)
+
+    def trim(self, start: int, end: int) -> tuple[int, int]:
+        lo, hi = self.rendered.span(start, end)
+        if lo >= hi:
+            return start, start
+        return self.rendered.source_span(lo, hi)
+
+    def close_estimate(self, start: int, end: int) -> int | None:
+        if self._estimate is None:
+            return None
+        lo, hi = self.rendered.span(start, end)
+        estimate: int = self._estimate(lo, hi)
+        return estimate
