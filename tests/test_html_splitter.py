@@ -94,9 +94,8 @@ def test_text_mode_reads_like_the_page(cl100k):
     assert [c.text for c in chunks] == ["Title\nHello boldworld & more.\none\ntwo"]
     assert chunks[0].token_count == cl100k.count(chunks[0].text)
     assert html[chunks[0].start_pos :].startswith("Title</h1>")
-    assert chunks[0].metadata["output"] == "text" and chunks[0].metadata["heading_path"] == [
-        "Title"
-    ]  # the chunk opens with that heading
+    assert chunks[0].metadata["output"] == "text"
+    assert chunks[0].metadata["heading_path"] == ["Title"]  # the chunk opens with that heading
 
 
 def test_html_mode_chunks_are_slices_with_heading_paths():
