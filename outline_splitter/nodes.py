@@ -27,8 +27,9 @@ FRONT_MATTER = "front_matter"
 SENTENCE = "sentence"
 
 # A node of these kinds is glued to the sibling that follows it: a chunk never ends
-# with one while the content it introduces goes to the next chunk.
-LEADING_KINDS = frozenset({HEADING, "comment", "decorator", "caption"})
+# with one while the content it introduces goes to the next chunk. A "header" is the
+# signature (with comments, decorators, docstring) of a code definition being split.
+LEADING_KINDS = frozenset({HEADING, "comment", "decorator", "caption", "header"})
 
 # A leaf of these kinds is cut at line ends before sentences: its line breaks mean
 # something (source code, preformatted text).
