@@ -24,6 +24,7 @@ import io
 import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 
 Span = tuple[int, int]
@@ -47,8 +48,10 @@ class Definition:
         return self.documented_from < self.keyword_line or self.start < self.keyword_line
 
 
-def python_definitions(text: str) -> list[Definition]:
-    """Every function and class of a Python source text, nested ones included."""
+@lru_cache(maxsize=64)
+def python_definitions(text: str) -> tuple[Definition, ...]:
+    """Every function and class of a Python source text, nested ones included (kept for
+    the last texts asked: the tests score each module at several budgets)."""
     lines = text.splitlines(keepends=True)
     line_offsets = [0, *accumulate(len(line) for line in lines)]
 
@@ -84,7 +87,7 @@ def python_definitions(text: str) -> list[Definition]:
                 documented_from=line_offsets[comment_line - 1] if comment_line < first_line else start,
             )
         )
-    return definitions
+    return tuple(definitions)
 
 
 @dataclass

@@ -23,7 +23,6 @@ Heading = tuple[int, int, int, str]  # start, end, level, title
 Blocks = Callable[[str, int, int], list[Node]]
 
 _BLANK_LINES = re.compile(r"(?:\r\n?|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
-_LINES = {"split": "lines"}
 
 
 def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
@@ -44,14 +43,21 @@ def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
     return root
 
 
+def _after_line_ends(text: str, position: int) -> int:
+    while position < len(text) and text[position] in "\r\n":
+        position += 1
+    return position
+
+
 def _paragraph_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Blocks of non-blank lines in `[start, end)`, without the line ends before them."""
     cursor = start
     for match in _BLANK_LINES.finditer(text, start, end):
         if text[cursor : match.start()].strip():
-            yield cursor, match.start()
+            yield _after_line_ends(text, cursor), match.start()
         cursor = match.end()
     if text[cursor:end].strip():
-        yield cursor, end
+        yield _after_line_ends(text, cursor), end
 
 
 # -- reStructuredText ---------------------------------------------------------------
