@@ -3,7 +3,8 @@
 Splits the 40 standard-library modules of `stdlib_modules.py` at 512 tokens with
 `OutlineTextSplitter(doc_type="python")` and prints the time against one
 `encode_ordinary` (cl100k_base) of every module, with the outline pass (tree-sitter
-parse and the walk) on its own. Best of `--repeat` runs, after a warm-up.
+parse and the walk) on its own. Times are CPU time of this process (the machines here
+are shared, and wall time follows their load), best of `--repeat` runs after a warm-up.
 
     .venv/bin/python -m benchmarks.code_speed
 """
@@ -23,9 +24,9 @@ from outline_splitter.tokens.tiktoken_tokenizer import load_encoding
 def best_time(run: Callable[[], object], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = time.process_time()
         run()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     return best
 
 

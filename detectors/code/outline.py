@@ -45,6 +45,7 @@ SIGNATURE = "signature"
 DOCSTRING = "docstring"
 REGION = "region"
 _IMPORT = "import"
+_LEADING = (COMMENT, DECORATOR)
 
 # A node spanning fewer lines gets no children: cutting it at line ends is as good.
 MIN_SPLIT_LINES = 4
@@ -65,27 +66,44 @@ _NAME_TYPES = frozenset(
 
 
 class _Item:
-    """One member of a block while the block is read: its kind, byte span and rows."""
+    """One member of a block while the block is read: its kind and byte span. Rows are
+    read from the tree only when an attachment question needs them."""
 
-    __slots__ = ("end", "end_row", "kind", "node", "start", "start_row")
+    __slots__ = ("_end_row", "_start_row", "end", "kind", "node", "start")
 
     def __init__(self, kind: str, node: SyntaxNode, start: int, end: int) -> None:
         self.kind = kind
         self.node = node
         self.start = start
         self.end = end
-        self.start_row = node.start_point[0]
-        self.end_row = _last_row(node)
+        self._start_row = -1
+        self._end_row = -1
+
+    @property
+    def start_row(self) -> int:
+        if self._start_row < 0:
+            self._start_row = self.node.start_point[0]
+        return self._start_row
+
+    @start_row.setter
+    def start_row(self, row: int) -> None:
+        self._start_row = row
+
+    @property
+    def end_row(self) -> int:
+        if self._end_row < 0:
+            self._end_row = _last_row(self.node)
+        return self._end_row
+
+    @end_row.setter
+    def end_row(self, row: int) -> None:
+        self._end_row = row
 
 
 def _last_row(node: SyntaxNode) -> int:
     """The row of a node's last character (a Rust line comment ends after its newline)."""
     row, column = node.end_point
     return row - 1 if column == 0 and row > node.start_point[0] else row
-
-
-def _line_count(node: SyntaxNode) -> int:
-    return node.end_point[0] - node.start_point[0] + 1
 
 
 class CodeOutline:
@@ -99,7 +117,7 @@ class CodeOutline:
 
     def build(self, tree: Tree) -> Node:
         root = Node(DOCUMENT, 0, len(self.text), meta={"language": self.language.name, "split": "lines"})
-        root.children = self._nodes(self._members(tree.root_node), len(self.data))
+        root.children = self._nodes(self._members(tree.root_node), len(self.data), top_level=True)
         return root
 
     # -- members of a block ---------------------------------------------------------
@@ -115,28 +133,44 @@ class CodeOutline:
                 members.append(child)
         return members
 
-    def _items(self, members: list[SyntaxNode], limit: int) -> list[_Item]:
-        """Members as items, trailing comments taken out, leading ones attached."""
+    def _items(self, members: list[SyntaxNode], limit: int, top_level: bool = False) -> list[_Item]:
+        """Members as items, trailing comments taken out, leading ones attached. Inside a
+        block, a one-line statement with no comment above it is left out: the text
+        between nodes is cut at line ends anyway, so a node would add nothing but cost."""
+        data = self.data
         raw: list[_Item] = []
         for member in members:
-            if member.start_byte >= limit:
+            start = member.start_byte
+            if start >= limit:
                 break
+            end = member.end_byte
             kind = self._kind(member)
-            item = _Item(kind, member, member.start_byte, min(member.end_byte, limit))
+            one_line = data.find(b"\n", start, end) < 0
+            if one_line and kind == STATEMENT and not top_level and (not raw or raw[-1].kind not in _LEADING):
+                continue
+            item = _Item(kind, member, start, min(end, limit))
             raw.append(item)
-            if kind != COMMENT and member.end_point[0] > member.start_point[0]:
+            if kind != COMMENT and not one_line and self._may_end_in_comment(start, end):
                 hoisted, content_end, content_row = self._trailing_comments(member)
                 if hoisted:
                     item.end, item.end_row = min(item.end, content_end), content_row
                     raw.extend(_Item(COMMENT, c, c.start_byte, c.end_byte) for c in hoisted if c.end_byte <= limit)
         items: list[_Item] = []
         for item in raw:
-            if item.kind not in (COMMENT, DECORATOR):
-                while items and self._attaches(items[-1], item.start_row, items[-2] if len(items) > 1 else None):
+            if item.kind not in _LEADING and items and items[-1].kind in _LEADING:
+                while items and items[-1].kind in _LEADING and self._attaches(items[-1], item.start_row):
                     lead = items.pop()
                     item.start, item.start_row = lead.start, lead.start_row
             items.append(item)
         return items
+
+    def _may_end_in_comment(self, start: int, end: int) -> bool:
+        """Whether the last line of `[start, end)` could open a comment (`#`, `/`, `*`):
+        the cheap test before looking for trailing comments in the tree."""
+        position = self.data.rfind(b"\n", start, end) + 1
+        while position < end and self.data[position] in b" \t":
+            position += 1
+        return position < end and self.data[position] in b"#/*"
 
     def _kind(self, member: SyntaxNode) -> str:
         language = self.language
@@ -194,15 +228,14 @@ class CodeOutline:
             return hoisted, max(current.end_byte, member.start_byte), _last_row(current)
         return [], member.end_byte, _last_row(member)
 
-    def _attaches(self, lead: _Item, row: int, before: _Item | None) -> bool:
+    def _attaches(self, lead: _Item, row: int) -> bool:
         """Whether `lead` (the item just above something starting on `row`) belongs to it."""
         gap = row - lead.end_row
         if lead.kind == DECORATOR:
             return gap <= 2
-        if lead.kind != COMMENT:
-            return False
-        if before is not None and before.end_row >= lead.start_row:
-            return False  # a trailing comment of the line above
+        line_start = self.data.rfind(b"\n", 0, lead.start) + 1
+        if self.data[line_start : lead.start].strip():
+            return False  # a trailing comment of the code on its line
         source = self.data[lead.start : lead.end]
         if b"LLM-REGION" in source or _REGION_END.search(source):
             return False
@@ -210,9 +243,9 @@ class CodeOutline:
 
     # -- nodes ----------------------------------------------------------------------
 
-    def _nodes(self, members: list[SyntaxNode], limit: int) -> list[Node]:
+    def _nodes(self, members: list[SyntaxNode], limit: int, top_level: bool = False) -> list[Node]:
         """The outline nodes of a block's members, import groups and regions formed."""
-        items = self._items(members, limit)
+        items = self._items(members, limit, top_level)
         nodes: list[Node] = []
         markers: list[int] = []  # indexes into nodes of region markers (start or end)
         index = 0
@@ -268,6 +301,10 @@ class CodeOutline:
             meta = {**(meta or {}), "split": "lines"}
         return Node(kind, self.char(start), self.char(end), meta=meta)
 
+    def _spans_lines(self, start: int, end: int) -> bool:
+        """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more."""
+        return self.data.count(b"\n", start, end) >= MIN_SPLIT_LINES - 1
+
     def _import_group(self, items: list[_Item]) -> Node:
         group = self._node(IMPORTS, items[0].start, items[-1].end)
         if len(items) > 1:
@@ -276,7 +313,7 @@ class CodeOutline:
 
     def _statement(self, node: SyntaxNode, start: int, end: int) -> Node:
         statement = self._node(STATEMENT, start, end)
-        if _line_count(node) >= MIN_SPLIT_LINES:
+        if self._spans_lines(node.start_byte, end):
             children = self._inner_blocks(node, end)
             if children and start < node.start_byte:
                 children.insert(0, self._node(COMMENT, start, node.start_byte))
@@ -299,7 +336,7 @@ class CodeOutline:
                 out.extend(self._nodes([*pending, *self._members(child)], min(child.end_byte, limit)))
             else:
                 out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
-                if _line_count(child) >= MIN_SPLIT_LINES:
+                if self._spans_lines(child.start_byte, min(child.end_byte, limit)):
                     inner = self._statement(child, child.start_byte, min(child.end_byte, limit))
                     if inner.children:
                         out.append(inner)
@@ -315,7 +352,7 @@ class CodeOutline:
         if symbol:
             meta["symbol"] = symbol
         node = self._node(DEFINITION, item.start, item.end, meta)
-        if _line_count(outer) < MIN_SPLIT_LINES:
+        if not self._spans_lines(outer.start_byte, item.end):
             return node
         body, members = self._body(inner)
         meta["context"] = self._signature(inner, members[0] if members else body)
@@ -323,11 +360,12 @@ class CodeOutline:
         if docstring is not None:
             members = members[1:]
         children = self._nodes(members, item.end)
-        header_end = self.char(docstring.end_byte if docstring is not None else (body or inner).end_byte)
-        if children:
-            header_end = children[0].start
-        elif docstring is None:
+        if not children and docstring is None:
             return node  # nothing inside to cut between: a leaf, cut at lines if it must be
+        # the header runs to the first member (or the comment above it), kept as a node or not
+        header_end = self.char(min(members[0].start_byte, item.end) if members else item.end)
+        if children:
+            header_end = min(header_end, children[0].start)
         header = Node(HEADER, node.start, max(header_end, node.start), meta={"split": "lines"})
         parts = self._header_parts(item.start, outer, docstring, header.end)
         if len(parts) > 1:
