@@ -6,11 +6,15 @@ heading of the same or a higher level). Inside them: paragraphs, lists and list 
 blocks, thematic breaks and front matter. markdown-it-py gives line numbers; offsets
 come from this module's own line table, built with the same line-end rule (`\\r\\n`,
 `\\r`, `\\n`), so they are exact in the original string whatever its line ends.
-Only the block pass runs: inline parsing is not needed for an outline.
+Only the block pass runs: inline parsing is not needed for an outline. markdown-it's
+Setext rule is off too, because it re-scans every paragraph's lines before the
+paragraph rule scans them again (a quarter of the block pass); `_setext_headings` finds
+the same headings in the tokens that remain (a tests compares the two on the corpus).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -55,22 +59,84 @@ _LEAF_KINDS = {
     "html_block": HTML_BLOCK,
     "front_matter": FRONT_MATTER,
 }
+_SLUG_DROP = re.compile(r"[^\w\- ]")
+
 # A fence's info string starts with its language: "rust", "cairo, noplayground", "js{1,3}".
 _INFO_WORD = re.compile(r"[\s,{]")
+
+
+# A Setext underline: a run of "=" or of "-" and trailing blanks, after up to three
+# spaces (a paragraph's content lines have their container's prefix removed already; a
+# source line inside a container may also carry block quote markers and indentation).
+_EQUALS_UNDERLINE = re.compile(r" {0,3}=+[ \t]*")
+_DASH_UNDERLINE = re.compile(r" {0,3}-+[ \t]*(?:\r\n?|\n)?")
+_NESTED_DASH_UNDERLINE = re.compile(r"[ \t>]*-+[ \t]*(?:\r\n?|\n)?")
 
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
     # Inline content is never needed: headings' titles are the raw inline source.
-    md.disable(["inline", "text_join"])
+    md.disable(["inline", "text_join", "lheading"])
     return md
+
+
+def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[Token]:
+    """The token stream with Setext headings restored. Without the lheading rule,
+    `Title\n---` parses as a paragraph interrupted by a thematic break, and
+    `Title\n===` as a paragraph whose last line is the underline; both become
+    heading tokens again here, as the lheading rule would have made them."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type != "paragraph_open" or token.map is None:
+            out.append(token)
+            i += 1
+            continue
+        first, last = token.map
+        lines = tokens[i + 1].content.split("\n")
+        underline = next((k for k in range(1, len(lines)) if _EQUALS_UNDERLINE.fullmatch(lines[k])), None)
+        if underline is not None:
+            out.extend(_heading_tokens(token, "h1", first, first + underline + 1, lines[:underline]))
+            if first + underline + 1 < last:  # the lines after the underline stay a paragraph
+                rest = tokens[i : i + 3]
+                rest[0].map = rest[1].map = [first + underline + 1, last]
+                rest[1].content = "\n".join(lines[underline + 1 :])
+                tokens[i : i + 3] = rest
+                continue
+            i += 3
+            continue
+        following = tokens[i + 3] if i + 3 < len(tokens) else None
+        if (
+            following is not None
+            and following.type == "hr"
+            and following.map is not None
+            and following.map[0] == last
+            and following.level == token.level
+            and (_NESTED_DASH_UNDERLINE if token.level else _DASH_UNDERLINE).fullmatch(
+                text, starts[last], starts[min(last + 1, len(starts) - 1)]
+            )
+        ):
+            out.extend(_heading_tokens(token, "h2", first, last + 1, lines))
+            i += 4
+            continue
+        out.extend(tokens[i : i + 3])
+        i += 3
+    return out
+
+
+def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: list[str]) -> list[Token]:
+    opening = Token("heading_open", tag, 1, map=[first, last], level=paragraph.level, block=True)
+    content = "\n".join(lines).strip()
+    inline = Token("inline", "", 0, map=[first, last - 1], level=paragraph.level + 1, content=content)
+    return [opening, inline, Token("heading_close", tag, -1, level=paragraph.level, block=True)]
 
 
 def detect_markdown(text: str) -> Node:
     """Outline of a Markdown document (see the module docstring)."""
-    tokens = _parser().parse(text)
     starts = line_starts(text)
+    tokens = _setext_headings(_parser().parse(text), text, starts)
     last_line = len(starts) - 1
 
     def offset(line: int) -> int:
@@ -78,6 +144,7 @@ def detect_markdown(text: str) -> Node:
 
     root = Node(DOCUMENT, 0, len(text))
     sections: list[tuple[int, Node]] = [(0, root)]  # (heading level, section)
+    slugs: dict[str, int] = {}
     containers: list[Node | None] = []  # open block tokens; None for unmapped ones
     for index, token in enumerate(tokens):
         if token.nesting == -1:
@@ -96,6 +163,7 @@ def detect_markdown(text: str) -> Node:
             while sections[-1][0] >= level:
                 sections.pop()[1].end = start
             section = Node(SECTION, start, len(text), meta=_heading_meta(token, tokens[index + 1]))
+            section.meta["id"] = _unique_slug(str(section.meta["title"]), slugs)
             sections[-1][1].children.append(section)
             sections.append((level, section))
             heading = Node(HEADING, start, end, meta=dict(section.meta))
@@ -120,6 +188,15 @@ def _heading_meta(token: Token, inline: Token) -> dict[str, object]:
     return {"level": int(token.tag[1]), "title": inline.content.strip()}
 
 
+def _unique_slug(title: str, seen: dict[str, int]) -> str:
+    """The heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces
+    to hyphens, and `-1`, `-2`... on repeats."""
+    slug = _SLUG_DROP.sub("", title.lower()).replace(" ", "-") or "section"
+    count = seen.get(slug, 0)
+    seen[slug] = count + 1
+    return f"{slug}-{count}" if count else slug
+
+
 def _block_meta(token: Token, tokens: list[Token], index: int) -> dict[str, object]:
     if token.type == "heading_open":
         return _heading_meta(token, tokens[index + 1])
@@ -138,6 +215,6 @@ def _join_header_delimiter(table: Node) -> None:
     """A GFM table's delimiter row belongs to no token: give it to the header row, so
     that a cut between rows never leaves it alone."""
     rows = table.children
-    for row, following in zip(rows, rows[1:]):
+    for row, following in itertools.pairwise(rows):
         if following.start > row.end:
             row.end = following.start

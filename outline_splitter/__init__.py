@@ -1,7 +1,7 @@
 """outline-splitter: cut documents into token-budgeted chunks along their structure.
 
-    from outline_splitter import OutlineTextSplitter
-    chunks = OutlineTextSplitter(doc_type="markdown", chunk_size=512).split(text)
+from outline_splitter import OutlineTextSplitter
+chunks = OutlineTextSplitter(doc_type="markdown", chunk_size=512).split(text)
 """
 
 from outline_splitter.models import OutlineNode, TextChunk

@@ -19,7 +19,8 @@ def main(argv: list[str]) -> int:
     print(f"{path.name}: {len(chunks)} chunks of at most {chunk_size} tokens ({splitter.tokenizer.name})\n")
     for chunk in chunks:
         headings = " > ".join(chunk.metadata["heading_path"]) or "(no heading)"
-        print(f"--- chunk {chunk.metadata['index']}  [{chunk.start_pos}, {chunk.end_pos})  {chunk.token_count} tokens  {headings}")
+        span = f"[{chunk.start_pos}, {chunk.end_pos})"
+        print(f"--- chunk {chunk.metadata['index']}  {span}  {chunk.token_count} tokens  {headings}")
         print(chunk.text)
         print()
     return 0

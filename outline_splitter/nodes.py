@@ -35,6 +35,10 @@ LEADING_KINDS = frozenset({HEADING, "comment", "decorator", "caption", "header"}
 # something (source code, preformatted text).
 LINE_ORIENTED_KINDS = frozenset({CODE, "pre", "statement", "definition", "comment"})
 
+# When a node of these kinds has to be broken, its last chunk also ends with it: the
+# tail of a long section does not share a chunk with the next section.
+SELF_CONTAINED_KINDS = frozenset({SECTION, "definition"})
+
 # Blocks of code inside a document: an overlap never starts inside one.
 CODE_BLOCK_KINDS = frozenset({CODE, "pre"})
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -102,7 +102,7 @@ def doc_type_for_path(path: str | Path) -> str:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_detector(fmt: DocFormat) -> Detector:
     """The detector function of a format, imported on first use."""
     module_name, _, attribute = fmt.detector.partition(":")

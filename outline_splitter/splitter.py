@@ -44,14 +44,11 @@ class OutlineTextSplitter:
         min_chunk_size: int = 0,
         never_break_within: Sequence[str] = (),
     ) -> None:
-        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-            raise ValueError(f"chunk_size must be an integer >= 1, not {chunk_size!r}")
-        if isinstance(chunk_overlap, bool) or not isinstance(chunk_overlap, int) or not 0 <= chunk_overlap < chunk_size:
-            raise ValueError(f"chunk_overlap must be an integer with 0 <= chunk_overlap < chunk_size ({chunk_size}), not {chunk_overlap!r}")
-        if max_chunk_size is not None and (not isinstance(max_chunk_size, int) or max_chunk_size < chunk_size):
-            raise ValueError(f"max_chunk_size must be an integer >= chunk_size ({chunk_size}) or None, not {max_chunk_size!r}")
-        if isinstance(min_chunk_size, bool) or not isinstance(min_chunk_size, int) or not 0 <= min_chunk_size <= chunk_size:
-            raise ValueError(f"min_chunk_size must be an integer with 0 <= min_chunk_size <= chunk_size ({chunk_size}), not {min_chunk_size!r}")
+        _require_int("chunk_size", chunk_size, 1, None)
+        _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
+        if max_chunk_size is not None:
+            _require_int("max_chunk_size", max_chunk_size, chunk_size, None)
+        _require_int("min_chunk_size", min_chunk_size, 0, chunk_size)
         if isinstance(never_break_within, str):
             raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
         self.doc_type = doc_type
@@ -135,6 +132,13 @@ class OutlineTextSplitter:
                 )
             )
         return chunks
+
+
+def _require_int(name: str, value: object, low: int, high: int | None) -> None:
+    """`ValueError` naming the argument unless `value` is an integer in `[low, high]`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be an integer {allowed}, not {value!r}")
 
 
 def _check_text(text: object) -> None:

@@ -6,10 +6,12 @@ from outline_splitter import TextChunk
 from outline_splitter.tokens import Tokenizer
 
 
-def assert_source_chunks(text: str, chunks: list[TextChunk], tokenizer: Tokenizer, chunk_size: int) -> None:
+def assert_source_chunks(
+    text: str, chunks: list[TextChunk], tokenizer: Tokenizer, chunk_size: int, overlap: int = 0
+) -> None:
     """Source-mode invariants: offsets exact, chunks in order and disjoint, every
     non-space character covered, no chunk over budget (recounted with a plain encode),
-    indexes consecutive."""
+    indexes consecutive, overlaps taken from the neighbours and within `overlap` tokens."""
     cursor = 0
     for i, chunk in enumerate(chunks):
         assert chunk.text == text[chunk.start_pos : chunk.end_pos], f"chunk {i}: text is not the source slice"
@@ -23,6 +25,23 @@ def assert_source_chunks(text: str, chunks: list[TextChunk], tokenizer: Tokenize
         assert chunk.metadata["index"] == i
         cursor = chunk.end_pos
     assert not text[cursor:].strip(), f"non-space text lost at the end: {text[cursor:][:80]!r}"
+    assert_overlaps(chunks, tokenizer, overlap)
+
+
+def assert_overlaps(chunks: list[TextChunk], tokenizer: Tokenizer, overlap: int) -> None:
+    """`start_overlap` ends the previous chunk, `end_overlap` starts the next one, and
+    neither passes `overlap` tokens (both empty when `overlap` is 0)."""
+    for i, chunk in enumerate(chunks):
+        if i == 0 or overlap == 0:
+            assert not chunk.start_overlap, f"chunk {i} has a start overlap with no neighbour or no overlap"
+        else:
+            assert chunks[i - 1].text.endswith(chunk.start_overlap)
+            assert tokenizer.count(chunk.start_overlap) <= overlap
+        if i == len(chunks) - 1 or overlap == 0:
+            assert not chunk.end_overlap, f"chunk {i} has an end overlap with no neighbour or no overlap"
+        else:
+            assert chunks[i + 1].text.startswith(chunk.end_overlap)
+            assert tokenizer.count(chunk.end_overlap) <= overlap
 
 
 def assert_same_output(first: list[TextChunk], second: list[TextChunk]) -> None:

@@ -7,11 +7,12 @@ children (and by the text between them, if any); a leaf that does not fit is cut
 Before the parts of a node that had to be broken comes a `BARRIER`: the greedy packer
 starts a new chunk there, so a broken list or section begins its own chunk (headings
 before it move along) instead of filling the previous chunk's tail with its first item.
+A broken section (`SELF_CONTAINED_KINDS`) gets a `BARRIER` after its parts too.
 """
 
 from __future__ import annotations
 
-from outline_splitter.nodes import LEADING_KINDS, LINE_ORIENTED_KINDS, Node
+from outline_splitter.nodes import LEADING_KINDS, LINE_ORIENTED_KINDS, SELF_CONTAINED_KINDS, Node
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView
 
@@ -72,6 +73,8 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
                 cursor = max(cursor, child.end)
             if end > cursor:
                 visit_gap(node, cursor, end, inner)
+            if node.kind in SELF_CONTAINED_KINDS and atoms[-1] is not BARRIER:
+                atoms.append(BARRIER)
             return
         levels = LINE_LEVELS if node.kind in LINE_ORIENTED_KINDS or node.meta.get("split") == "lines" else PROSE_LEVELS
         for a, b in split_leaf(view, start, end, chunk_size, levels):

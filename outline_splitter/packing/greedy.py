@@ -4,12 +4,16 @@ An atom joins the open chunk while the chunk's span stays within the budget; oth
 the chunk is closed and the atom opens the next one. Leading atoms (a heading, a
 comment) at the end of a closed chunk move to the next one, so they stay with the
 content they introduce. A `BARRIER` (before a node that had to be broken) closes the
-open chunk in the same way.
+open chunk in the same way. Where a heading and the paragraph after it fit the budget
+only apart, the paragraph is cut at sentences so that the heading does not stand alone;
+a list, table, code block or section that fits is never cut for that.
 """
 
 from __future__ import annotations
 
+from outline_splitter.nodes import PARAGRAPH
 from outline_splitter.packing.atoms import BARRIER, Atom
+from outline_splitter.packing.leaf import PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView
 
 # With a close estimate (whole-document token positions), a join this far under the
@@ -60,7 +64,16 @@ def pack_atoms(atoms: list[Atom | None], view: ChunkView, chunk_size: int) -> li
             close(chunk[:cut])
         return chunk[cut:]
 
-    for atom in atoms:
+    def sentence_atoms(atom: Atom) -> list[Atom]:
+        """The sentences of a whole paragraph atom (just the atom if it has one)."""
+        if atom.piece or atom.node.kind != PARAGRAPH or atom.node.children:
+            return [atom]
+        parts = split_leaf(view, atom.start, atom.end, chunk_size, PROSE_LEVELS[:1])
+        return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=chunk_size) for a, b in parts]
+
+    pending = list(reversed(atoms))
+    while pending:
+        atom = pending.pop()
         if atom is BARRIER:
             current = close_keeping_leading(current)
             continue
@@ -69,6 +82,10 @@ def pack_atoms(atoms: list[Atom | None], view: ChunkView, chunk_size: int) -> li
             continue
         current = close_keeping_leading(current)
         if current and not fits(current[0].start, atom.end):
+            sentences = sentence_atoms(atom)
+            if len(sentences) > 1:  # let the heading take the paragraph's first sentences
+                pending.extend(reversed(sentences))
+                continue
             close(current)
             current = []
         current.append(atom)

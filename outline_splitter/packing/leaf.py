@@ -2,13 +2,15 @@
 
 Each level is used only for the parts the level above left too large, so a boundary
 never falls inside a sentence while a sentence boundary would have fit. Line-oriented
-leaves (code, preformatted text) are cut at line ends first.
+leaves (code, preformatted text) are cut at line ends first. Below sentences and lines,
+words are not atoms one by one (a megabyte on one line has 200,000 of them): the
+longest runs of whole words that fit are found by galloping search.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from outline_splitter.packing.view import ChunkView
 
@@ -21,6 +23,8 @@ _SENTENCE_END = re.compile(r"""[.!?…。！？]+["'”’)\]]*\s+(?=["'“‘(\
 _CJK_SENTENCE_END = re.compile(r"[。！？]")
 _LINE_END = re.compile(r"\r\n?|\n")
 _WORD = re.compile(r"\S+")
+# How far from the limit a close estimate must be to steer a search without a count.
+_ESTIMATE_MARGIN = 8
 
 
 def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> Iterator[Span]:
@@ -41,21 +45,17 @@ def lines(source: str, start: int, end: int) -> Iterator[Span]:
     return _split_at(_LINE_END, source, start, end)
 
 
-def words(source: str, start: int, end: int) -> Iterator[Span]:
-    for match in _WORD.finditer(source, start, end):
-        yield match.span()
-
-
 Level = Callable[[str, int, int], Iterator[Span]]
-PROSE_LEVELS: tuple[Level, ...] = (sentences, lines, words)
-LINE_LEVELS: tuple[Level, ...] = (lines, sentences, words)
+PROSE_LEVELS: tuple[Level, ...] = (sentences, lines)
+LINE_LEVELS: tuple[Level, ...] = (lines, sentences)
 
 
 def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[Level, ...]) -> list[Span]:
     """Trimmed spans covering every non-space character of `[start, end)`, each of at
-    most `limit` tokens, cut at the coarsest level that lets each part fit."""
+    most `limit` tokens, cut at the coarsest level that lets each part fit; below the
+    given levels come runs of whole words, then tokens."""
     if not levels:
-        return cut_by_tokens(view, start, end, limit)
+        return group_words(view, start, end, limit)
     parts = [view.trim(a, b) for a, b in levels[0](view.source, start, end)]
     parts = [(a, b) for a, b in parts if a < b]
     if len(parts) <= 1:
@@ -69,23 +69,68 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
     return out
 
 
-def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
-    """The last resort: the longest prefixes that fit, found by binary search on length
-    (a cut never splits a surrogate pair)."""
-    out: list[Span] = []
-    source = view.source
-    while start < end:
-        if view.count(start, end, limit) <= limit:
-            out.append((start, end))
-            break
-        low, high = start + 1, end  # the answer is in [low, high)
+def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, limit: int) -> int:
+    """The largest index `i >= first` with `count(start, ends[i]) <= limit`, or
+    `first - 1` if none; found by galloping then bisecting, so a long run costs a
+    logarithmic number of counts. Where a close estimate is clearly off the limit it
+    decides instead of an exact count (an exact count of a long span with no sync point
+    is a full encode); the answer is then checked exactly, and searched again with
+    exact counts alone in the rare case the estimate misled."""
+    if view.count(start, ends[first], limit) > limit:
+        return first - 1
+    for trust_estimates in (True, False):
+
+        def fits(i: int, trust_estimates: bool = trust_estimates) -> bool:
+            estimate = view.close_estimate(start, ends[i]) if trust_estimates else None
+            if estimate is not None and abs(estimate - limit) > _ESTIMATE_MARGIN:
+                return estimate < limit
+            return view.count(start, ends[i], limit) <= limit
+
+        low, high, step = first, len(ends), 1  # ends[low] fits; ends[high] does not
+        while low + step < high:
+            if fits(low + step):
+                low += step
+                step *= 2
+            else:
+                high = low + step
+                break
         while high - low > 1:
             middle = (low + high) // 2
-            if view.count(start, middle, limit) <= limit:
+            if fits(middle):
                 low = middle
             else:
                 high = middle
-        cut = low
+        if low == first or view.count(start, ends[low], limit) <= limit:
+            return low
+    return first  # not reached: the exact pass always returns
+
+
+def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
+    """Runs of whole words, each as long as fits; a word too long alone is cut by tokens."""
+    spans = [match.span() for match in _WORD.finditer(view.source, start, end)]
+    starts = [a for a, _ in spans]
+    ends = [b for _, b in spans]
+    out: list[Span] = []
+    i = 0
+    while i < len(spans):
+        last = _last_fitting(view, starts[i], ends, i, limit)
+        if last < i:
+            out.extend(cut_by_tokens(view, starts[i], ends[i], limit))
+            i += 1
+        else:
+            out.append((starts[i], ends[last]))
+            i = last + 1
+    return out
+
+
+def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
+    """The last resort: the longest prefixes that fit (a cut never splits a surrogate
+    pair; a single character over the limit still makes a piece of its own)."""
+    out: list[Span] = []
+    source = view.source
+    while start < end:
+        positions = range(start + 1, end + 1)
+        cut = positions[max(_last_fitting(view, start, positions, 0, limit), 0)]
         if cut < end and "\udc00" <= source[cut] <= "\udfff" and cut - 1 > start:
             cut -= 1
         out.append((start, cut))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from outline_splitter.nodes import HEADING, SECTION, Node
+from outline_splitter.nodes import DOCUMENT, HEADING, SECTION, Node
 from outline_splitter.packing.greedy import PackedSpan
 
 
@@ -18,13 +18,28 @@ def _chunk_id(source_text: str, start: int, end: int) -> str:
     return f"{start}-{end}-{digest}"
 
 
+def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
+    """`first_node` and its descendants that contain `position`, outermost first."""
+    chain = [first_node]
+    node = first_node
+    while True:
+        inner = next((c for c in node.children if c.start <= position < c.end), None)
+        if inner is None or inner.kind == HEADING:
+            return tuple(chain)
+        chain.append(inner)
+        node = inner
+
+
 def chunk_metadata(span: PackedSpan, index: int, text: str) -> dict[str, Any]:
     """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
-    `parent_id`, `symbol_path` and `context` where the outline has them."""
+    `parent_id`, `symbol_path` and `context` where the outline has them.
+
+    Paths are those of where the chunk starts: the sections (and elements with an id)
+    that contain its first character, including one whose heading opens the chunk."""
     first = span.atoms[0]
-    nodes = (*first.ancestors, first.node)
-    if first.node.kind == HEADING and first.ancestors and first.ancestors[-1].kind == SECTION:
-        nodes = first.ancestors  # a heading speaks for its section
+    nodes = (*first.ancestors, *_nodes_at(first.node, first.start))
+    if nodes[-1].kind == HEADING and len(nodes) > 1 and nodes[-2].kind == SECTION:
+        nodes = nodes[:-1]  # a heading speaks for its section
     heading_path = _path(nodes, "title", frozenset({SECTION}))
     kinds: set[str] = set()
     for atom in span.atoms:
@@ -32,6 +47,7 @@ def chunk_metadata(span: PackedSpan, index: int, text: str) -> dict[str, Any]:
             kinds.add(atom.node.kind)
         else:
             kinds.update(n.kind for n in atom.node.walk())
+    kinds.discard(DOCUMENT)
     meta: dict[str, Any] = {
         "index": index,
         "heading_path": heading_path,

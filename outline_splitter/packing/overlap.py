@@ -64,7 +64,7 @@ def overlaps(spans: list[PackedSpan], view: ChunkView, overlap: int) -> list[tup
     result = [("", "")] * len(spans)
     if overlap <= 0:
         return result
-    for i, span in enumerate(spans):
+    for i, _span in enumerate(spans):
         before = ""
         after = ""
         if i > 0:

@@ -17,7 +17,9 @@ def _section_of(span: PackedSpan) -> Node | None:
     return None
 
 
-def merge_small_chunks(spans: list[PackedSpan], view: ChunkView, chunk_size: int, min_chunk_size: int) -> list[PackedSpan]:
+def merge_small_chunks(
+    spans: list[PackedSpan], view: ChunkView, chunk_size: int, min_chunk_size: int
+) -> list[PackedSpan]:
     """Spans after joining each one under `min_chunk_size` tokens with a neighbour."""
     if min_chunk_size <= 0 or len(spans) < 2:
         return spans

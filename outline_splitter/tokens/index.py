@@ -4,8 +4,8 @@ tiktoken splits text into pieces with a regular expression and encodes each piec
 its own. Some positions are piece boundaries in every scan that covers them, whatever
 the scan's start or end ("sync points"): right after a line break when the next
 character is not white space, and right after a letter or digit when the next
-character is a space (no piece of the cl100k pattern runs from a letter or digit into
-a space, nor from a line break into a non-space). Between two sync points the tokens of
+character is white space (no piece of the cl100k pattern runs from a letter or digit
+into white space, nor from a line break into a non-space). Between two sync points the tokens of
 any span are the tokens of the whole document there, so
 
     count(a, b) = encode(text[a:s1]) + (whole-document tokens in [s1, s2)) + encode(text[s2:b])
@@ -18,6 +18,7 @@ theory costs time, never exactness (and the tests compare against plain encodes)
 
 from __future__ import annotations
 
+import contextlib
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
@@ -35,12 +36,11 @@ if TYPE_CHECKING:
 # property tests in tests/test_token_index.py).
 _VERIFIED_PATTERNS = frozenset(
     {  # cl100k_base
-        r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
+        r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",  # noqa: E501
     }
 )
-SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?= )")
+SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)")
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
-_BACKWARD_WINDOW = 256
 # An estimate from whole-document token positions can be off by the tokens of the
 # two edge pieces; past this margin over a limit it is trusted as "over".
 _ESTIMATE_MARGIN = 64
@@ -60,10 +60,8 @@ def _token_byte_lengths(encoding: tiktoken.Encoding) -> list[int]:
             lengths[rank] = len(token_bytes)
     else:  # pragma: no cover - every tiktoken release so far has _mergeable_ranks
         for rank in range(encoding.n_vocab):
-            try:
+            with contextlib.suppress(KeyError):
                 lengths[rank] = len(encoding.decode_single_token_bytes(rank))
-            except KeyError:
-                pass
     return lengths
 
 
@@ -115,7 +113,13 @@ class TokenIndex:
         return None
 
     def _is_sync(self, pos: int) -> bool:
-        return pos == 0 or pos == len(self.text) or SYNC_POINT.match(self.text, pos) is not None
+        text = self.text
+        if pos <= 0 or pos >= len(text):
+            return True
+        before, after = text[pos - 1], text[pos]
+        if after.isspace():
+            return before.isalnum()
+        return before == "\n" or before == "\r"
 
     def _sync_at_or_after(self, pos: int, end: int) -> int | None:
         if self._is_sync(pos):
@@ -126,20 +130,13 @@ class TokenIndex:
         return match.start()
 
     def _sync_at_or_before(self, pos: int, start: int) -> int | None:
-        if self._is_sync(pos):
-            return pos
-        window = _BACKWARD_WINDOW
-        while True:
-            low = max(start, pos - window)
-            last = None
-            for match in SYNC_POINT.finditer(self.text, low, min(pos + 1, len(self.text))):
-                if match.start() <= pos:
-                    last = match.start()
-            if last is not None:
-                return last
-            if low == start:
-                return None
-            window *= 4
+        # Walking back is cheaper than a regular expression here: the nearest sync point
+        # is usually within a word or two.
+        is_sync = self._is_sync
+        for candidate in range(pos, start - 1, -1):
+            if is_sync(candidate):
+                return candidate
+        return None
 
     def estimate(self, start: int, end: int) -> int:
         """Whole-document tokens that start inside `[start, end)`: the count give or

@@ -50,11 +50,11 @@ def _load_from_cache_only(name: str) -> tiktoken.Encoding:
                 raise OSError(f"{name} is not in tiktoken's cache and nothing may download")
             return original(blobpath)
 
-        tiktoken.load.read_file = read_local_only  # type: ignore[assignment]
+        tiktoken.load.read_file = read_local_only
         try:
             return tiktoken.get_encoding(name)
         finally:
-            tiktoken.load.read_file = original  # type: ignore[assignment]
+            tiktoken.load.read_file = original
 
 
 def load_encoding(name: str) -> tiktoken.Encoding:

@@ -1,0 +1,103 @@
+"""The public surface: arguments, errors, empty input, files, the outline."""
+
+from __future__ import annotations
+
+import pytest
+
+from outline_splitter import OutlineNode, OutlineTextSplitter, TextChunk, doc_types
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument"),
+    [
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"chunk_size": -5}, "chunk_size"),
+        ({"chunk_size": 1.5}, "chunk_size"),
+        ({"chunk_size": 10, "chunk_overlap": -1}, "chunk_overlap"),
+        ({"chunk_size": 10, "chunk_overlap": 10}, "chunk_overlap"),
+        ({"chunk_size": 10, "max_chunk_size": 9}, "max_chunk_size"),
+        ({"chunk_size": 10, "min_chunk_size": 11}, "min_chunk_size"),
+        ({"doc_type": "klingon"}, "doc_type"),
+        ({"tokenizer": "no_such_encoding"}, "tokenizer"),
+        ({"tokenizer": 42}, "tokenizer"),
+        ({"never_break_within": "code"}, "never_break_within"),
+    ],
+)
+def test_bad_arguments_raise_value_error_naming_the_argument(kwargs, argument):
+    with pytest.raises(ValueError, match=argument):
+        OutlineTextSplitter(**kwargs)
+
+
+def test_unknown_doc_type_lists_the_allowed_values():
+    with pytest.raises(ValueError) as error:
+        OutlineTextSplitter(doc_type="klingon")
+    assert "markdown" in str(error.value) and "text" in str(error.value)
+
+
+@pytest.mark.parametrize("text", [b"bytes", None, 3, ["a"]])
+def test_non_string_text_is_a_type_error(text):
+    with pytest.raises(TypeError, match="str"):
+        OutlineTextSplitter().split(text)
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n\t  \r\n", "\u3000\u00a0"])
+def test_blank_text_gives_no_chunks(text):
+    assert OutlineTextSplitter(doc_type="markdown").split(text) == []
+    assert OutlineTextSplitter(doc_type="text").split(text) == []
+
+
+def test_aliases_and_doc_types():
+    assert {"markdown", "md", "text", "auto"} <= set(doc_types())
+    text = "# A\n\nbody\n"
+    assert OutlineTextSplitter(doc_type="md").split(text) == OutlineTextSplitter(doc_type="markdown").split(text)
+
+
+def test_split_file_picks_the_format_from_the_extension(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text("# Title\n\nSome text.\n\n## Part\n\nMore text.\n", encoding="utf-8")
+    chunks = OutlineTextSplitter(doc_type="auto", chunk_size=6).split_file(path)
+    assert all(isinstance(c, TextChunk) for c in chunks)
+    assert chunks[0].metadata["doc_type"] == "markdown"
+    assert chunks[0].metadata["source"] == str(path)
+    assert chunks[-1].metadata["heading_path"] == ["Title", "Part"]
+
+
+def test_auto_without_a_file_name_is_refused():
+    with pytest.raises(ValueError, match="auto"):
+        OutlineTextSplitter(doc_type="auto").split("text")
+
+
+def test_unknown_extension_names_the_path(tmp_path):
+    path = tmp_path / "data.xyz"
+    path.write_text("x", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"data\.xyz"):
+        OutlineTextSplitter(doc_type="auto").split_file(path)
+
+
+def test_outline_is_a_validated_tree_that_prints():
+    text = "# Top\n\nIntro.\n\n## Sub\n\n- a\n- b\n"
+    outline = OutlineTextSplitter().outline(text)
+    assert isinstance(outline, OutlineNode)
+    section = outline.children[0]
+    assert section.kind == "section" and section.meta["title"] == "Top"
+    assert [c.kind for c in section.children] == ["heading", "paragraph", "section"]
+    printed = outline.render(text)
+    assert "section [0, " in printed and "'Sub'" in printed and "list" in printed
+
+
+def test_outline_node_rejects_overlapping_children():
+    child = OutlineNode(kind="paragraph", start=0, end=5)
+    with pytest.raises(ValueError, match="overlaps"):
+        OutlineNode(kind="document", start=0, end=10, children=[child, OutlineNode(kind="paragraph", start=3, end=8)])
+
+
+def test_chunk_fields():
+    text = "# Title\n\nFirst paragraph here.\n"
+    (chunk,) = OutlineTextSplitter(chunk_size=64).split(text)
+    assert (chunk.start_pos, chunk.end_pos) == (0, len(text.rstrip()))
+    assert chunk.text == text.rstrip()
+    assert chunk.start_overlap == chunk.end_overlap == ""
+    meta = chunk.metadata
+    assert meta["index"] == 0 and meta["heading_path"] == ["Title"] and meta["title"] == "Title"
+    assert meta["kinds"] == ["heading", "paragraph", "section"]
+    assert meta["chunk_number"] == 1 and meta["id"]

@@ -1,0 +1,163 @@
+"""The Markdown detector: structure and exact offsets."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+
+from detectors.markdown import detect_markdown
+from outline_splitter.nodes import Node, check_outline
+from tests.conftest import corpus_files
+from tests.strategies import markdown_document
+
+
+def kinds(node: Node) -> list[str]:
+    return [child.kind for child in node.children]
+
+
+def find(root: Node, kind: str) -> list[Node]:
+    return [n for n in root.walk() if n.kind == kind]
+
+
+def test_sections_nest_by_level_for_atx_and_setext():
+    text = "Top\n===\n\nintro\n\n## A\n\na text\n\n### A1\n\ndeep\n\nB\n---\n\nb text\n\n# Next\n"
+    root = detect_markdown(text)
+    check_outline(root, len(text))
+    (top, following) = root.children
+    assert top.meta == {"level": 1, "title": "Top", "id": "top"} and following.meta["title"] == "Next"
+    assert kinds(top) == ["heading", "paragraph", "section", "section"]
+    a, b = top.children[2], top.children[3]
+    assert (a.meta["title"], b.meta["title"]) == ("A", "B")
+    assert kinds(a) == ["heading", "paragraph", "section"] and a.children[2].meta["title"] == "A1"
+    assert text[b.start : b.end] == "B\n---\n\nb text\n\n"
+    assert top.end == following.start == text.index("# Next")
+
+
+def test_blocks_and_their_offsets():
+    text = (
+        "---\ntitle: x\n---\n\n"
+        "Para one\ncontinues.\n\n"
+        "- item 1\n  - nested\n- item 2\n\n"
+        "1. first\n2. second\n\n"
+        "```python\nprint('x')\n```\n\n"
+        "    indented code\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\n"
+        "> quoted\n> text\n\n"
+        "<div>\nhtml\n</div>\n\n"
+        "***\n"
+    )
+    root = detect_markdown(text)
+    check_outline(root, len(text))
+    assert kinds(root) == [
+        "front_matter",
+        "paragraph",
+        "list",
+        "list",
+        "code",
+        "code",
+        "table",
+        "blockquote",
+        "html_block",
+        "thematic_break",
+    ]
+    _front, para, bullets, ordered, fence, indented, table, quote, _html, _rule = root.children
+    assert text[para.start : para.end] == "Para one\ncontinues.\n"
+    assert bullets.meta["ordered"] is False and ordered.meta == {"ordered": True, "list_start": 1}
+    assert len(bullets.children) == 2 and find(bullets.children[0], "list")
+    assert fence.meta["language"] == "python" and text[fence.start : fence.end] == "```python\nprint('x')\n```\n"
+    assert indented.meta["fenced"] is False
+    header, *rows = table.children
+    assert text[header.start : header.end] == "| a | b |\n|---|---|\n"  # the delimiter row stays with the header
+    assert [text[r.start : r.end] for r in rows] == ["| 1 | 2 |\n", "| 3 | 4 |\n"]
+    assert text[quote.start : quote.end].startswith("> quoted")
+
+
+def test_crlf_and_lone_cr_offsets_are_exact():
+    text = "# Head\r\n\r\nline one\r\nline two\r\n\r\n- a\r- b\r\n"
+    root = detect_markdown(text)
+    check_outline(root, len(text))
+    section = root.children[0]
+    heading, para, items = section.children
+    assert text[heading.start : heading.end] == "# Head\r\n"
+    assert text[para.start : para.end] == "line one\r\nline two\r\n"
+    assert [text[i.start : i.end].strip() for i in items.children] == ["- a", "- b"]
+
+
+def test_unclosed_fence_runs_to_the_end():
+    text = "intro\n\n```\ncode\n# not a heading\n"
+    root = detect_markdown(text)
+    assert kinds(root) == ["paragraph", "code"] and root.children[1].end == len(text)
+
+
+def test_headings_inside_containers_are_not_sections():
+    text = "> # quoted heading\n\n- # item heading\n"
+    root = detect_markdown(text)
+    assert not find(root, "section")
+    assert len(find(root, "heading")) == 2
+
+
+def test_every_corpus_file_gives_a_well_formed_outline():
+    for path in corpus_files("markdown", "*.md"):
+        text = path.read_text(encoding="utf-8")
+        root = detect_markdown(text)
+        check_outline(root, len(text))
+        for heading in find(root, "heading"):
+            assert text[heading.start : heading.end].lstrip(" >-*0123456789.").startswith(("#",)) or "\n" in text[
+                heading.start : heading.end
+            ].rstrip("\n"), path.name
+
+
+def test_sections_get_unique_anchor_slugs():
+    text = "# Intro\n\n## `if` Expressions!\n\n## `if` Expressions!\n\n# Intro\n"
+    slugs = [n.meta["id"] for n in detect_markdown(text).walk() if n.kind == "section"]
+    assert slugs == ["intro", "if-expressions", "if-expressions-1", "intro-1"]
+
+
+SETEXT_CASES = [
+    "Foo\n===\nBar\n===\nBaz",
+    "Foo\n---\nBar",
+    "a\nb\n---",
+    "===\nx",
+    "Foo\n    ===",
+    "> Foo\n> ===",
+    "> Foo\n> ---",
+    "- Foo\n  ---",
+    "Foo\n- - -",
+    "Foo\n***",
+    "Foo\n===  \n\nx",
+    "Foo\r\n---\r\n",
+    "| a |\n|---|\n| b |\n---",
+    "Foo\n  ===\n  ---",
+]
+
+
+def _block_signature(tokens):
+    return [(t.type, t.map, t.level, t.content.strip() if t.type == "inline" else "") for t in tokens]
+
+
+def _full_parser():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin).disable(["inline", "text_join"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=markdown_document())
+def test_setext_headings_match_markdown_it_on_generated_documents(text):
+    _assert_same_blocks(_full_parser(), text)
+
+
+def test_setext_headings_match_markdown_it_on_the_corpus_and_edge_cases():
+    full = _full_parser()
+    for text in SETEXT_CASES:
+        _assert_same_blocks(full, text)
+    for path in corpus_files("markdown", "*.md"):
+        _assert_same_blocks(full, path.read_text(encoding="utf-8"))
+
+
+def _assert_same_blocks(full, text):
+    from detectors.lines import line_starts
+    from detectors.markdown import _parser, _setext_headings
+
+    expected = _block_signature(full.parse(text))
+    assert _block_signature(_setext_headings(_parser().parse(text), text, line_starts(text))) == expected, text

@@ -1,0 +1,135 @@
+"""Packing rules, each on a small document whose right answer is plain."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from outline_splitter import OutlineTextSplitter
+from tests.invariants import assert_source_chunks
+
+STEPS = "## Steps\n\n" + "".join(f"{i}. Do the step number {i} with care.\n" for i in range(1, 9))
+
+
+def chunk_of(chunks, needle):
+    return next(c for c in chunks if needle in c.text)
+
+
+def test_a_list_that_fits_is_never_cut(cl100k):
+    intro = "# Guide\n\n" + "Some words to fill the first part of the budget. " * 6 + "\n\n"
+    text = intro + STEPS + "\nAfter the list.\n"
+    list_tokens = cl100k.count(STEPS)
+    chunks = OutlineTextSplitter(chunk_size=list_tokens + 4).split(text)
+    assert_source_chunks(text, chunks, cl100k, list_tokens + 4)
+    holder = chunk_of(chunks, "1. Do the step")
+    assert "8. Do the step" in holder.text and "## Steps" in holder.text
+
+
+def test_an_oversized_list_is_cut_between_items_and_starts_a_chunk(cl100k):
+    text = "Lead paragraph.\n\n" + STEPS
+    size = cl100k.count(STEPS) // 2 + 2
+    chunks = OutlineTextSplitter(chunk_size=size).split(text)
+    assert_source_chunks(text, chunks, cl100k, size)
+    assert chunks[0].text == "Lead paragraph."  # the broken section begins its own chunk
+    for chunk in chunks[1:]:
+        assert chunk.text.splitlines()[-1].endswith("with care."), "a list item was cut"
+
+
+def test_a_heading_is_never_left_at_the_end_of_a_chunk(cl100k):
+    body = "This sentence is the body of a section. " * 5
+    text = "".join(f"## Part {i}\n\n{body}\n\n" for i in range(6))
+    for size in (40, 60, 90, 130):
+        chunks = OutlineTextSplitter(chunk_size=size).split(text)
+        assert_source_chunks(text, chunks, cl100k, size)
+        for chunk in chunks[:-1]:
+            assert not chunk.text.splitlines()[-1].startswith("## "), (size, chunk.text)
+
+
+def test_a_heading_takes_the_first_sentences_of_a_paragraph_too_big_to_join(cl100k):
+    text = "## Title\n\n" + " ".join(f"Sentence number {i} is here." for i in range(12))
+    size = cl100k.count(text) - 5
+    chunks = OutlineTextSplitter(chunk_size=size).split(text)
+    assert_source_chunks(text, chunks, cl100k, size)
+    assert chunks[0].text.startswith("## Title\n\nSentence number 0")
+    assert all(c.text.endswith("is here.") for c in chunks)
+
+
+def test_a_long_paragraph_is_cut_at_sentences_then_words_then_tokens(cl100k):
+    sentences = " ".join(f"Sentence {i} has a few plain words." for i in range(30))
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=25).split(sentences)
+    assert_source_chunks(sentences, chunks, cl100k, 25)
+    assert all(c.text.endswith("words.") for c in chunks)
+
+    long_sentence = "word " * 200
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=10).split(long_sentence)
+    assert_source_chunks(long_sentence, chunks, cl100k, 10)
+    assert all(c.text.startswith("word") and c.text.endswith("word") for c in chunks)
+
+    one_word = "x" * 3000
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=16).split(one_word)
+    assert_source_chunks(one_word, chunks, cl100k, 16)
+    assert "".join(c.text for c in chunks) == one_word
+
+
+def test_code_fences_are_cut_at_lines(cl100k):
+    code = "```python\n" + "".join(f"value_{i} = compute({i}, 'text')\n" for i in range(60)) + "```\n"
+    chunks = OutlineTextSplitter(chunk_size=60).split(code)
+    assert_source_chunks(code, chunks, cl100k, 60)
+    for chunk in chunks:
+        for line in chunk.text.splitlines():
+            assert line.startswith(("```", "value_")) and (line.endswith("')") or line.startswith("```"))
+
+
+def test_never_break_within_keeps_a_node_whole_up_to_the_cap(cl100k):
+    code = "```\n" + "".join(f"line {i}\n" for i in range(40)) + "```\n"
+    text = "Intro.\n\n" + code
+    tokens = cl100k.count(code.strip())
+    kept = OutlineTextSplitter(chunk_size=tokens // 2, max_chunk_size=tokens, never_break_within=["code"]).split(text)
+    assert code.strip() in [c.text for c in kept]
+    assert max(c.token_count for c in kept) == tokens
+    capped = OutlineTextSplitter(chunk_size=tokens // 2, max_chunk_size=tokens - 1, never_break_within=["code"])
+    chunks = capped.split(text)
+    assert_source_chunks(text, chunks, cl100k, tokens // 2)
+
+
+def test_min_chunk_size_joins_small_chunks_within_a_section(cl100k):
+    text = "# A\n\n" + "Long text in section A. " * 12 + "\n\nTiny.\n\n# B\n\nOther.\n"
+    plain = OutlineTextSplitter(chunk_size=60).split(text)
+    merged = OutlineTextSplitter(chunk_size=60, min_chunk_size=20).split(text)
+    assert_source_chunks(text, merged, cl100k, 60)
+    assert len(merged) <= len(plain)
+    for chunk in merged:
+        if chunk.token_count < 20:  # a small chunk may only stay when no neighbour in its section can take it
+            assert chunk.metadata["heading_path"] in (["A"], ["B"])
+    assert merged[-1].metadata["heading_path"] == ["B"]  # never joined across sections
+
+
+def test_overlap_records_neighbours_without_changing_text(cl100k):
+    text = " ".join(f"Sentence {i} talks about something." for i in range(40))
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=30, chunk_overlap=8).split(text)
+    assert_source_chunks(text, chunks, cl100k, 30, overlap=8)
+    assert chunks[0].start_overlap == "" and chunks[-1].end_overlap == ""
+    for before, after in itertools.pairwise(chunks):
+        assert after.start_overlap and before.text.endswith(after.start_overlap)
+        assert before.end_overlap and after.text.startswith(before.end_overlap)
+        assert cl100k.count(after.start_overlap) <= 8 and cl100k.count(before.end_overlap) <= 8
+
+
+def test_overlap_never_starts_inside_a_code_fence(cl100k):
+    fence = "```\n" + "".join(f"call_{i}()\n" for i in range(12)) + "```"
+    text = "Intro sentence here.\n\n" + fence + "\n\n" + "Closing words follow here. " * 20
+    chunks = OutlineTextSplitter(chunk_size=70, chunk_overlap=20).split(text)
+    assert_source_chunks(text, chunks, cl100k, 70, overlap=20)
+    fence_start, fence_end = text.index("```"), text.index("```", 5) + 3
+    for before, after in itertools.pairwise(chunks):
+        if after.start_overlap:
+            overlap_start = before.end_pos - len(after.start_overlap)
+            assert not fence_start < overlap_start < fence_end
+
+
+@pytest.mark.parametrize("doc_type", ["markdown", "text"])
+def test_same_input_same_output(doc_type):
+    text = (STEPS + "Some closing prose. " * 30) * 3
+    splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=50, chunk_overlap=5)
+    assert [c.model_dump() for c in splitter.split(text)] == [c.model_dump() for c in splitter.split(text)]

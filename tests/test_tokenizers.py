@@ -1,0 +1,111 @@
+"""Tokenizers: names, encodings, callables, Hugging Face, and exact span counts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from outline_splitter import FastTokenizer, OutlineTextSplitter
+from outline_splitter.tokens import (
+    CallableTokenizer,
+    HuggingFaceTokenizer,
+    TiktokenTokenizer,
+    load_encoding,
+    resolve_tokenizer,
+)
+from outline_splitter.tokens.index import TokenIndex
+
+# Characters that exercise every alternative of the cl100k pre-tokenizer: letters
+# (Latin, accented, CJK), digits, superscripts, apostrophes, punctuation, all kinds of
+# white space and line ends, and symbols outside the BMP.
+TRICKY = st.text(
+    alphabet=st.sampled_from(list("ab Zé日本1234²'s.,;!?-_#*`|> \t\n\r\n\u00a0\u3000😀ß\u0301")),
+    max_size=300,
+)
+
+
+def test_default_name_loads_without_network():
+    tokenizer = resolve_tokenizer("cl100k_base")
+    assert isinstance(tokenizer, TiktokenTokenizer)
+    assert tokenizer.name == "cl100k_base"
+    assert tokenizer.count("hello world") == 2
+
+
+def test_encoding_object_and_callable_and_protocol():
+    encoding = load_encoding("cl100k_base")
+    assert resolve_tokenizer(encoding).count("hello world") == 2
+    words = resolve_tokenizer(lambda s: len(s.split()))
+    assert isinstance(words, CallableTokenizer) and words.count("a b c") == 3
+    same = resolve_tokenizer(words)
+    assert same is words
+
+
+def test_hugging_face_tokenizer():
+    tokenizers = pytest.importorskip("tokenizers")
+    vocab = {"[UNK]": 0, "alpha": 1, "beta": 2, "gamma": 3}
+    model = tokenizers.models.WordLevel(vocab=vocab, unk_token="[UNK]")
+    hf = tokenizers.Tokenizer(model)
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    tokenizer = resolve_tokenizer(hf)
+    assert isinstance(tokenizer, HuggingFaceTokenizer)
+    assert tokenizer.count("alpha beta gamma delta") == 4
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=3, tokenizer=hf).split("alpha beta gamma alpha beta")
+    assert [c.text for c in chunks] == ["alpha beta gamma", "alpha beta"]
+
+
+def test_callable_len_counts_characters():
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=10, tokenizer=len).split("alpha beta gamma delta")
+    assert [c.text for c in chunks] == ["alpha beta", "gamma", "delta"]
+    assert [c.token_count for c in chunks] == [10, 5, 5]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TRICKY, data=st.data())
+def test_token_index_counts_equal_plain_encodes(cl100k, text, data):
+    index = TokenIndex(cl100k, text)
+    for _ in range(8):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert index.count(start, end) == cl100k.count(text[start:end])
+
+
+def test_token_index_on_real_prose_and_markup(cl100k):
+    from tests.conftest import corpus_files
+
+    rng = random.Random(7)
+    for path in corpus_files("markdown", "*.md")[:20] + corpus_files("html-web", "*.html")[:6]:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        index = TokenIndex(cl100k, text)
+        for _ in range(60):
+            start = rng.randrange(len(text))
+            end = min(len(text), start + rng.randrange(1, 6000))
+            assert index.count(start, end) == cl100k.count(text[start:end]), (path.name, start, end)
+
+
+def test_token_index_limit_answers_over_without_exactness(cl100k):
+    text = "word " * 5000
+    index = TokenIndex(cl100k, text)
+    assert index.count(0, len(text), limit=100) > 100
+    assert index.count(0, 50, limit=100) == cl100k.count(text[:50])
+
+
+def test_fast_tokenizer_skips_surely_oversized_spans(cl100k):
+    text = "The quick brown fox jumps over the lazy dog. " * 400
+    fast = FastTokenizer(cl100k, text)
+    over = fast.count(0, len(text), limit=50)
+    assert over > 50 and fast.encoded_chars == 0  # never encoded the whole text
+    exact = fast.count(0, 200, limit=50)
+    assert exact == cl100k.count(text[:200]) and fast.encoded_chars == 200
+    assert fast.count(0, 200, limit=50) == exact and fast.encoded_chars == 200  # cached
+
+
+def test_lone_surrogates_keep_offsets(cl100k):
+    text = "abc \ud800 def\n\nghi \udfff jkl"
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=3).split(text)
+    assert "".join(c.text for c in chunks).replace(" ", "") == text.replace(" ", "").replace("\n", "")
+    for chunk in chunks:
+        assert chunk.text == text[chunk.start_pos : chunk.end_pos]
+        assert chunk.token_count == cl100k.count(chunk.text) <= 3
