@@ -6,22 +6,27 @@ Splits the 40 standard-library modules of `stdlib_modules.py` at 512 tokens with
 parse and the walk) on its own. Times are CPU time of this process (the machines here
 are shared, and wall time follows their load), best of `--repeat` runs after a warm-up.
 
-    .venv/bin/python -m benchmarks.code_speed
+    python benchmarks/code_speed.py [--chunk-size 512] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: find benchmarks/
 
 from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.registry import load_detector, resolve_doc_type
-from outline_splitter.tokens.tiktoken_tokenizer import load_encoding
+from outline_splitter.tokens import load_encoding
 
 
 def best_time(run: Callable[[], object], repeat: int) -> float:
+    """Least CPU time of `repeat` runs of `run`."""
     best = float("inf")
     for _ in range(repeat):
         started = time.process_time()
