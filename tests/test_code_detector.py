@@ -205,3 +205,34 @@ def test_llm_region_markers_make_a_region(language, source):
     assert source[region.start : region.end].startswith("// LLM-REGION" if language != "python" else "# LLM-REGION")
     assert source[region.start : region.end].rstrip().endswith("LLM-ENDREGION")
     assert any(n.kind == "definition" and n.meta.get("symbol") == "c" for n in root.children)
+
+
+def test_functions_bound_to_names_are_definitions():
+    source = (
+        "import { x } from 'y';\nimport z from 'z';\n\n// handler doc\n"
+        "export const handler = async (event: Event) => {\n"
+        "  const a = 1;\n  if (a) {\n    return 2;\n  }\n  return a;\n};\n"
+        "const value = 3;\nconst Klass = class {\n  m() { return 1; }\n};\n"
+    )
+    root = load_detector(resolve_doc_type("typescript"))(source)
+    check_outline(root, len(source))
+    kinds = [(n.kind, n.meta.get("symbol")) for n in root.children]
+    assert kinds == [("imports", None), ("definition", "handler"), ("statement", None), ("definition", "Klass")]
+    handler = root.children[1]
+    assert source[handler.start : handler.end].startswith("// handler doc\nexport const handler")
+    assert handler.meta["context"] == "export const handler = async (event: Event) =>"
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "group"),
+    [
+        ("python", '"""Doc."""\nimport os\nfrom sys import path\n\nx = 1\n', "import os\nfrom sys import path"),
+        ("go", 'package main\n\nimport "fmt"\n\nfunc f() {}\n', 'package main\n\nimport "fmt"'),
+        ("rust", "use a::b;\nuse c::d;\n\nfn f() {}\n", "use a::b;\nuse c::d;"),
+        ("java", "package p;\nimport a.B;\n\nclass C {}\n", "package p;\nimport a.B;"),
+    ],
+)
+def test_imports_form_one_group(language, source, group):
+    root = load_detector(resolve_doc_type(language))(source)
+    groups = [source[n.start : n.end] for n in root.children if n.kind == "imports"]
+    assert groups == [group]

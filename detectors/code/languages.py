@@ -51,15 +51,19 @@ class Language:
 _C_DEFINITIONS = "function_definition struct_specifier union_specifier enum_specifier type_definition"
 _C_BODIES = "compound_statement field_declaration_list enumerator_list declaration_list"
 _C_CONTAINERS = "preproc_if preproc_ifdef preproc_else preproc_elif preproc_elifdef"
+# `const f = () => {}` is a definition of `f`: the declaration and its declarator wrap
+# the function (or class) value
 _JS_DEFINITIONS = (
     "function_declaration generator_function_declaration class_declaration class method_definition"
+    " arrow_function function_expression generator_function"
 )
+_JS_WRAPPERS = "export_statement lexical_declaration variable_declaration variable_declarator"
 _TS_DEFINITIONS = (
     f"{_JS_DEFINITIONS} abstract_class_declaration interface_declaration enum_declaration type_alias_declaration"
     " internal_module module function_signature abstract_method_signature method_signature"
 )
 # a TypeScript `namespace` is an expression statement
-_TS_WRAPPERS = "export_statement ambient_declaration expression_statement"
+_TS_WRAPPERS = f"{_JS_WRAPPERS} ambient_declaration expression_statement"
 _TS_BODIES = "statement_block class_body interface_body enum_body object_type"
 
 LANGUAGES: tuple[Language, ...] = (
@@ -79,7 +83,7 @@ LANGUAGES: tuple[Language, ...] = (
         comments=_types("comment"),
         imports=_types("import_statement"),
         decorators=_types("decorator"),
-        wrappers=_types("export_statement"),
+        wrappers=_types(_JS_WRAPPERS),
     ),
     Language(
         "typescript",

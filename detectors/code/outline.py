@@ -187,15 +187,26 @@ class CodeOutline:
 
     def _definition_in(self, node: SyntaxNode) -> SyntaxNode | None:
         """The definition `node` is, or wraps; `None` if it is none."""
-        language = self.language
-        while node.type in language.wrappers:
-            inner = node.child_by_field_name("definition") or node.child_by_field_name("declaration")
+        chain = self._unwrap(node)
+        return chain[-1] if chain[-1].type in self.language.definitions else None
+
+    def _unwrap(self, node: SyntaxNode) -> list[SyntaxNode]:
+        """`node` and the nodes it wraps (an `export`, a declaration and its declarator,
+        a decorated definition), outermost first."""
+        chain = [node]
+        while node.type in self.language.wrappers:
+            inner = (
+                node.child_by_field_name("definition")
+                or node.child_by_field_name("declaration")
+                or node.child_by_field_name("value")
+            )
             if inner is None and node.named_child_count:
                 inner = node.named_children[-1]
             if inner is None:
-                return None
+                break
             node = inner
-        return node if node.type in language.definitions else None
+            chain.append(node)
+        return chain
 
     def _trailing_comments(self, member: SyntaxNode) -> tuple[list[SyntaxNode], int, int]:
         """Comments at the very end of `member` that are dedented to its column (so they
@@ -346,16 +357,20 @@ class CodeOutline:
 
     def _definition(self, item: _Item) -> Node:
         outer = item.node
-        inner = self._definition_in(outer) or outer
+        chain = self._unwrap(outer)
+        inner = chain[-1]
         meta: dict[str, Any] = {"definition": inner.type}
-        symbol = self._symbol(inner)
+        symbol = self._symbol(chain)
         if symbol:
             meta["symbol"] = symbol
         node = self._node(DEFINITION, item.start, item.end, meta)
         if not self._spans_lines(outer.start_byte, item.end):
             return node
         body, members = self._body(inner)
-        meta["context"] = self._signature(inner, members[0] if members else body)
+        # the signature starts at the wrapper on the same line (`export class`, `const f =`),
+        # at the definition itself below decorators on lines of their own
+        signed = outer if inner.start_point[0] == outer.start_point[0] else inner
+        meta["context"] = self._signature(signed, members[0] if members else body)
         docstring = members[0] if members and self._is_docstring(members[0]) else None
         if docstring is not None:
             members = members[1:]
@@ -438,27 +453,29 @@ class CodeOutline:
             return only_child and first.type in ("string", "concatenated_string")
         return True
 
-    def _symbol(self, definition: SyntaxNode) -> str:
-        """The defined name: the `name` field, a C declarator's identifier, an `impl`'s
-        type, or the first identifier-like child."""
-        name = definition.child_by_field_name("name")
+    def _symbol(self, chain: list[SyntaxNode]) -> str:
+        """The defined name, from the definition outwards through what wraps it: a `name`
+        field (a declarator's, for `const f = () => ...`), a C declarator's identifier,
+        an `impl`'s type; else the definition's first identifier-like child."""
+        name = None
+        for node in reversed(chain):
+            name = node.child_by_field_name("name")
+            if name is None:
+                declarator = node.child_by_field_name("declarator")
+                for _ in range(8):
+                    if declarator is None or declarator.type in _NAME_TYPES:
+                        break
+                    declarator = declarator.child_by_field_name("declarator") or declarator.child_by_field_name("name")
+                name = declarator or node.child_by_field_name("type")
+            if name is not None:
+                break
         if name is None:
-            declarator = definition.child_by_field_name("declarator")
-            for _ in range(8):
-                if declarator is None or declarator.type in _NAME_TYPES:
-                    break
-                declarator = declarator.child_by_field_name("declarator") or declarator.child_by_field_name("name")
-            name = declarator
-        if name is None:
-            name = definition.child_by_field_name("type")
-        if name is None:
-            for child in definition.named_children:
+            for child in chain[-1].named_children:
                 if child.type in _NAME_TYPES or child.type.endswith("_name"):
                     name = child
                     break
-                inner = child.child_by_field_name("name")
-                if inner is not None:
-                    name = inner
+                name = child.child_by_field_name("name")
+                if name is not None:
                     break
         if name is None:
             return ""
