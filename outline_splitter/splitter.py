@@ -64,7 +64,7 @@ class OutlineTextSplitter:
 
     def outline(self, text: str) -> OutlineNode:
         """The document's outline (pass one alone), as validated `OutlineNode`s."""
-        return OutlineNode.from_node(self._detect(text, self._require_format()))
+        return OutlineNode.from_node(self._detect(text, self._require_format()).expand_all())
 
     def _require_format(self) -> DocFormat:
         if self._format is None:
@@ -84,7 +84,7 @@ class OutlineTextSplitter:
         if not self.never_break_within:
             return
         kinds = set(self.never_break_within)
-        for node in root.walk():
+        for node in root.expand_all().walk():
             if node.kind in kinds:
                 node.meta["never_break"] = True
 

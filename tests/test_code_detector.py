@@ -49,7 +49,7 @@ DECORATORS = {
 
 def _outline(path: Path) -> tuple[str, Node]:
     text = path.read_text(encoding="utf-8")
-    root = load_detector(resolve_doc_type(doc_type_for_path(path)))(text)
+    root = load_detector(resolve_doc_type(doc_type_for_path(path)))(text).expand_all()
     check_outline(root, len(text))
     return text, root
 
@@ -110,7 +110,7 @@ def test_comments_and_decorators_belong_to_their_definition(
     ],
 )  # fmt: skip
 def test_only_touching_comments_and_doc_comments_attach(language, source, attached, apart):
-    root = load_detector(resolve_doc_type(language))(source)
+    root = load_detector(resolve_doc_type(language))(source).expand_all()
     check_outline(root, len(source))
     definitions = {n.meta["symbol"]: source[n.start : n.end] for n in root.walk() if n.kind == "definition"}
     assert definitions["f"].startswith(attached)
@@ -174,7 +174,7 @@ def test_non_ascii_source_keeps_character_offsets():
         "    def naïve(self):\n"
         "        return '🚀'\n"
     )
-    root = load_detector(resolve_doc_type("python"))(text)
+    root = load_detector(resolve_doc_type("python"))(text).expand_all()
     check_outline(root, len(text))
     spans = {n.meta["symbol"]: text[n.start : n.end] for n in root.walk() if n.kind == "definition"}
     assert spans["grüße"].startswith("# Ünïcödé 😀 header\ndef grüße(名前):")
@@ -194,7 +194,7 @@ def test_non_ascii_source_keeps_character_offsets():
     ],
 )  # fmt: skip
 def test_llm_region_markers_make_a_region(language, source):
-    root = load_detector(resolve_doc_type(language))(source)
+    root = load_detector(resolve_doc_type(language))(source).expand_all()
     check_outline(root, len(source))
     regions = [n for n in root.children if n.kind == "region"]
     assert len(regions) == 1
@@ -214,7 +214,7 @@ def test_functions_bound_to_names_are_definitions():
         "  const a = 1;\n  if (a) {\n    return 2;\n  }\n  return a;\n};\n"
         "const value = 3;\nconst Klass = class {\n  m() { return 1; }\n};\n"
     )
-    root = load_detector(resolve_doc_type("typescript"))(source)
+    root = load_detector(resolve_doc_type("typescript"))(source).expand_all()
     check_outline(root, len(source))
     kinds = [(n.kind, n.meta.get("symbol")) for n in root.children]
     assert kinds == [("imports", None), ("definition", "handler"), ("statement", None), ("definition", "Klass")]
@@ -233,6 +233,6 @@ def test_functions_bound_to_names_are_definitions():
     ],
 )
 def test_imports_form_one_group(language, source, group):
-    root = load_detector(resolve_doc_type(language))(source)
+    root = load_detector(resolve_doc_type(language))(source).expand_all()
     groups = [source[n.start : n.end] for n in root.children if n.kind == "imports"]
     assert groups == [group]

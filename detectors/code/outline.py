@@ -1,7 +1,8 @@
 """A tree-sitter syntax tree turned into an outline, for any language of `languages.py`.
 
 The outline of a source file: a `document` whose children are import groups, definitions,
-statements and comments; a definition's children are its `header` (the comments and
+statements and comments; a definition's children (built only if the packer has to
+break it: `Node.expand`) are its `header` (the comments and
 decorators attached to it, its signature, its docstring), then its members (methods,
 nested classes, fields) or statements; a statement that spans several lines has the
 statements of the blocks inside it as children (the branches of an `if`, the body of a
@@ -25,6 +26,7 @@ character offsets when a node is made.
 from __future__ import annotations
 
 import re
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
@@ -325,11 +327,16 @@ class CodeOutline:
     def _statement(self, node: SyntaxNode, start: int, end: int) -> Node:
         statement = self._node(STATEMENT, start, end)
         if self._spans_lines(node.start_byte, end):
-            children = self._inner_blocks(node, end)
-            if children and start < node.start_byte:
-                children.insert(0, self._node(COMMENT, start, node.start_byte))
-            statement.children = children
+            statement.expand = partial(self._statement_parts, node, start, end)
         return statement
+
+    def _statement_parts(self, node: SyntaxNode, start: int, end: int) -> list[Node]:
+        """A statement's children, built when it does not fit: the comment attached to
+        it, then the members of the blocks inside it."""
+        children = self._inner_blocks(node, end)
+        if children and start < node.start_byte:
+            children.insert(0, self._node(COMMENT, start, node.start_byte))
+        return children
 
     def _inner_blocks(self, node: SyntaxNode, limit: int) -> list[Node]:
         """The members of the blocks inside a statement (or expression), in order."""
@@ -348,9 +355,7 @@ class CodeOutline:
             else:
                 out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
                 if self._spans_lines(child.start_byte, min(child.end_byte, limit)):
-                    inner = self._statement(child, child.start_byte, min(child.end_byte, limit))
-                    if inner.children:
-                        out.append(inner)
+                    out.append(self._statement(child, child.start_byte, min(child.end_byte, limit)))
             pending = []
         out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
         return out
@@ -364,19 +369,26 @@ class CodeOutline:
         if symbol:
             meta["symbol"] = symbol
         node = self._node(DEFINITION, item.start, item.end, meta)
-        if not self._spans_lines(outer.start_byte, item.end):
-            return node
+        if self._spans_lines(outer.start_byte, item.end):
+            node.expand = partial(self._definition_parts, node, item, chain)
+        return node
+
+    def _definition_parts(self, node: Node, item: _Item, chain: list[SyntaxNode]) -> list[Node]:
+        """A definition's children, built when it does not fit: its header, then its
+        members or statements (none if there is nothing inside to cut between); and
+        its `context`, the header line(s) that chunks of its parts carry."""
+        outer, inner = chain[0], chain[-1]
         body, members = self._body(inner)
         # the signature starts at the wrapper on the same line (`export class`, `const f =`),
         # at the definition itself below decorators on lines of their own
         signed = outer if inner.start_point[0] == outer.start_point[0] else inner
-        meta["context"] = self._signature(signed, members[0] if members else body)
+        node.meta["context"] = self._signature(signed, members[0] if members else body)
         docstring = members[0] if members and self._is_docstring(members[0]) else None
         if docstring is not None:
             members = members[1:]
         children = self._nodes(members, item.end)
         if not children and docstring is None:
-            return node  # nothing inside to cut between: a leaf, cut at lines if it must be
+            return []  # a leaf, cut at lines
         # the header runs to the first member (or the comment above it), kept as a node or not
         header_end = self.char(min(members[0].start_byte, item.end) if members else item.end)
         if children:
@@ -385,8 +397,7 @@ class CodeOutline:
         parts = self._header_parts(item.start, outer, docstring, header.end)
         if len(parts) > 1:
             header.children = parts
-        node.children = [header, *children]
-        return node
+        return [header, *children]
 
     def _header_parts(self, start: int, outer: SyntaxNode, docstring: SyntaxNode | None, end: int) -> list[Node]:
         """The attached comments, the signature (decorators included: they must not be

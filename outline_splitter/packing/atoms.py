@@ -63,10 +63,11 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
             return
         if atoms and atoms[-1] is not BARRIER:
             atoms.append(BARRIER)
-        if node.children:
+        children = node.expanded_children()
+        if children:
             inner = (*ancestors, node)
             cursor = start
-            for child in node.children:
+            for child in children:
                 if child.start > cursor:
                     visit_gap(node, cursor, child.start, inner)
                 visit(child, max(child.start, start), min(child.end, end), inner)
