@@ -303,8 +303,7 @@ class CodeOutline:
                     break
             members = nodes[first:stop]
             title = _REGION_TITLE.search(source)
-            meta: dict[str, Any] = {"title": title.group(1).decode("utf-8", "replace").strip() if title else ""}
-            meta["split"] = "lines"
+            meta = {"title": title.group(1).decode("utf-8", "replace").strip() if title else "", "split": "lines"}
             out.append(Node(REGION, members[0].start, members[-1].end, members, meta))
             out.extend(nodes[stop:following])
         return out
