@@ -7,6 +7,7 @@ thousands of them and a slotted object is built about six times faster. The publ
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 # Node kinds shared by detectors and the packer. A detector may use other kinds; the
@@ -27,8 +28,9 @@ FRONT_MATTER = "front_matter"
 SENTENCE = "sentence"
 
 # A node of these kinds is glued to the sibling that follows it: a chunk never ends
-# with one while the content it introduces goes to the next chunk.
-LEADING_KINDS = frozenset({HEADING, "comment", "decorator", "caption"})
+# with one while the content it introduces goes to the next chunk. A "header" is the
+# signature (with comments, decorators, docstring) of a code definition being split.
+LEADING_KINDS = frozenset({HEADING, "comment", "decorator", "caption", "header"})
 
 # A leaf of these kinds is cut at line ends before sentences: its line breaks mean
 # something (source code, preformatted text).
@@ -51,9 +53,14 @@ class Node:
     node: `title` and `level` for sections and headings, `language` for code, `id`
     for elements with an identifier, `symbol` and `context` for code definitions,
     `split` (`"lines"`) for leaves whose line breaks matter.
+
+    A detector may defer a node's children: `expand`, a function returning them, is
+    called only when the packer has to break the node (`expanded_children`). A source
+    file's functions mostly fit, so their statements are never built. `walk` and
+    `check_outline` see the children built so far.
     """
 
-    __slots__ = ("kind", "start", "end", "children", "meta")
+    __slots__ = ("kind", "start", "end", "children", "meta", "expand")
 
     def __init__(
         self,
@@ -62,12 +69,30 @@ class Node:
         end: int,
         children: list[Node] | None = None,
         meta: dict[str, Any] | None = None,
+        expand: Callable[[], list[Node]] | None = None,
     ) -> None:
         self.kind = kind
         self.start = start
         self.end = end
         self.children: list[Node] = children if children is not None else []
         self.meta: dict[str, Any] = meta if meta is not None else {}
+        self.expand = expand
+
+    def expanded_children(self) -> list[Node]:
+        """The children, built first if they were deferred (and then checked as
+        `check_outline` checks a detector's outline)."""
+        if self.expand is not None:
+            expand, self.expand = self.expand, None
+            self.children = expand()
+            check_outline(self, self.end)
+        return self.children
+
+    def expand_all(self) -> Node:
+        """Build every deferred part of the subtree; returns this node."""
+        stack = [self]
+        while stack:
+            stack.extend(stack.pop().expanded_children())
+        return self
 
     def __repr__(self) -> str:
         return f"Node({self.kind!r}, {self.start}, {self.end}, children={len(self.children)})"

@@ -46,6 +46,10 @@ class DocFormat:
     marker: str | None = None
 
 
+def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
+    return DocFormat(language, "detectors.code:detector_for", extensions, aliases, argument=language)
+
+
 FORMATS: tuple[DocFormat, ...] = (
     DocFormat("markdown", "detectors.markdown:detect_markdown", (".md", ".markdown", ".mdx"), ("md",)),
     DocFormat("text", "detectors.text:detect_text", (".txt", ".text"), ("txt", "plain")),
@@ -58,6 +62,26 @@ FORMATS: tuple[DocFormat, ...] = (
         view="outline_splitter.html_support:html_view",
         marker="outline_splitter.html_support:mark_html_nodes",
     ),
+    DocFormat("rst", "detectors.sections:detect_rst", (".rst", ".rest"), ("restructuredtext",)),
+    DocFormat("latex", "detectors.sections:detect_latex", (".tex", ".latex", ".ltx"), ("tex",)),
+    # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
+    _code("python", (".py", ".pyi", ".pyw"), ("py",)),
+    _code("javascript", (".js", ".jsx", ".mjs", ".cjs"), ("js", "jsx")),
+    _code("typescript", (".ts", ".mts", ".cts"), ("ts",)),
+    _code("tsx", (".tsx",)),
+    _code("go", (".go",), ("golang",)),
+    _code("rust", (".rs",), ("rs",)),
+    _code("java", (".java",)),
+    _code("c", (".c", ".h")),
+    _code("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"), ("c++",)),
+    _code("csharp", (".cs",), ("c#", "cs")),
+    _code("ruby", (".rb", ".rake", ".gemspec"), ("rb",)),
+    _code("php", (".php",)),
+    _code("scala", (".scala", ".sc")),
+    _code("swift", (".swift",)),
+    _code("kotlin", (".kt", ".kts"), ("kt",)),
+    _code("solidity", (".sol",), ("sol",)),
+    _code("proto", (".proto",), ("protobuf",)),
 )
 
 

@@ -79,7 +79,7 @@ class OutlineTextSplitter:
 
     def outline(self, text: str) -> OutlineNode:
         """The document's outline (pass one alone), as validated `OutlineNode`s."""
-        return OutlineNode.from_node(self._detect(text, self._require_format()))
+        return OutlineNode.from_node(self._detect(text, self._require_format()).expand_all())
 
     def _require_format(self) -> DocFormat:
         if self._format is None:
@@ -103,7 +103,7 @@ class OutlineTextSplitter:
             return
         never_break = set(self.never_break_within)
         separators = set(self.separators)
-        for node in root.walk():
+        for node in root.expand_all().walk():
             if node.kind in never_break:
                 node.meta["never_break"] = True
             if node.kind in separators:

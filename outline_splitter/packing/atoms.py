@@ -70,10 +70,10 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
             return
         if atoms and atoms[-1] is not BARRIER:
             atoms.append(BARRIER)
-        if node.children:
+        children = node.expanded_children()
+        if children:
             inner = (*ancestors, node)
             cursor = start
-            children = node.children
             if not meta.get("never_break") and not any(a.meta.get("never_break") for a in ancestors):
                 children = group_separated(children)
             for child in children:
@@ -92,8 +92,9 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
 
     def visit_gap(parent: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> None:
         # Text a detector left between children (HTML text beside elements, code between
-        # definitions): a leaf of its own.
-        visit(Node(TEXT, start, end), start, end, ancestors)
+        # definitions): a leaf of its own, cut at lines first if its parent's lines matter.
+        lines = parent.kind in LINE_ORIENTED_KINDS or parent.meta.get("split") == "lines"
+        visit(Node(TEXT, start, end, meta={"split": "lines"} if lines else None), start, end, ancestors)
 
     visit(root, root.start, root.end, ())
     return atoms

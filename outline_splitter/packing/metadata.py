@@ -78,7 +78,9 @@ def chunk_metadata(span: PackedSpan, index: int, text: str) -> dict[str, Any]:
     symbols = _path(nodes, "symbol")
     if symbols:
         meta["symbol_path"] = symbols
-    context = [str(n.meta["context"]) for n in first.ancestors if "context" in n.meta]
+    # the header lines of the definitions the chunk is inside, but not of one it starts
+    # with: that chunk holds the header itself
+    context = [str(n.meta["context"]) for n in first.ancestors if "context" in n.meta and n.start < span.start]
     if context:
         meta["context"] = "\n".join(context)
     return meta

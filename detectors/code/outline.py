@@ -1,0 +1,506 @@
+"""A tree-sitter syntax tree turned into an outline, for any language of `languages.py`.
+
+The outline of a source file: a `document` whose children are import groups, definitions,
+statements and comments; a definition's children (built only if the packer has to
+break it: `Node.expand`) are its `header` (the comments and
+decorators attached to it, its signature, its docstring), then its members (methods,
+nested classes, fields) or statements; a statement that spans several lines has the
+statements of the blocks inside it as children (the branches of an `if`, the body of a
+callback), so an oversized function can be cut between statements.
+
+Attachment: the contiguous comment lines right above a definition (or statement), with
+no blank line between (one blank line for a doc comment such as `/** */` or `///`), and
+the decorators/attributes before it, are part of its span: a definition that fits is
+one piece with what documents it. A comment that tree-sitter put at the end of the
+previous node, dedented to that node's level, is taken out of it first (grammars attach
+such comments to whatever node was open).
+
+`LLM-REGION` in a comment starts a `region` node running to the next marker at the same
+level, to a comment with `LLM-ENDREGION` (or `LLM-REGION-END`), or to the end of the
+enclosing block.
+
+Everything works on UTF-8 byte offsets of the tree; `ByteToChar` turns them into
+character offsets when a node is made.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from itertools import pairwise
+from typing import Any
+
+from tree_sitter import Node as SyntaxNode
+from tree_sitter import Tree
+
+from detectors.code.languages import Language
+from detectors.code.offsets import ByteToChar
+from outline_splitter.nodes import DOCUMENT, LINE_ORIENTED_KINDS, Node
+
+DEFINITION = "definition"
+STATEMENT = "statement"
+COMMENT = "comment"
+DECORATOR = "decorator"
+IMPORTS = "imports"
+HEADER = "header"
+SIGNATURE = "signature"
+DOCSTRING = "docstring"
+REGION = "region"
+_IMPORT = "import"
+_LEADING = (COMMENT, DECORATOR)
+
+# A node spanning fewer lines gets no children: cutting it at line ends is as good.
+MIN_SPLIT_LINES = 4
+# How deep to look for the body of a definition that has no `body` field (Go's
+# type_declaration > type_spec > struct_type > field_declaration_list).
+_BODY_SEARCH_DEPTH = 3
+_DOC_COMMENT = re.compile(rb"\s*(?:/\*\*|///|//!|/\*!)")
+_REGION_END = re.compile(rb"LLM-(?:END-?REGION|REGION-?END)")
+_REGION_START = re.compile(rb"LLM-REGION\b(?!-?END)")
+_REGION_TITLE = re.compile(rb"LLM-REGION\b[\s:\-]*(.*?)[\s*/>-]*$", re.S)
+_NAME_TYPES = frozenset(
+    {
+        "identifier", "type_identifier", "simple_identifier", "constant", "name", "field_identifier",
+        "property_identifier", "qualified_identifier", "destructor_name", "operator_name",
+        "package_identifier", "namespace_identifier",
+    }
+)  # fmt: skip
+
+
+class _Item:
+    """One member of a block while the block is read: its kind and byte span. Rows are
+    read from the tree only when an attachment question needs them."""
+
+    __slots__ = ("_end_row", "_start_row", "end", "kind", "node", "start")
+
+    def __init__(self, kind: str, node: SyntaxNode, start: int, end: int) -> None:
+        self.kind = kind
+        self.node = node
+        self.start = start
+        self.end = end
+        self._start_row = -1
+        self._end_row = -1
+
+    @property
+    def start_row(self) -> int:
+        if self._start_row < 0:
+            self._start_row = self.node.start_point[0]
+        return self._start_row
+
+    @start_row.setter
+    def start_row(self, row: int) -> None:
+        self._start_row = row
+
+    @property
+    def end_row(self) -> int:
+        if self._end_row < 0:
+            self._end_row = _last_row(self.node)
+        return self._end_row
+
+    @end_row.setter
+    def end_row(self, row: int) -> None:
+        self._end_row = row
+
+
+def _last_row(node: SyntaxNode) -> int:
+    """The row of a node's last character (a Rust line comment ends after its newline)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
+
+
+class CodeOutline:
+    """Builds the outline of one source text (see the module docstring)."""
+
+    def __init__(self, language: Language, text: str, data: bytes) -> None:
+        self.language = language
+        self.text = text
+        self.data = data
+        self.char = ByteToChar(text)
+
+    def build(self, tree: Tree) -> Node:
+        root = Node(DOCUMENT, 0, len(self.text), meta={"language": self.language.name, "split": "lines"})
+        root.children = self._nodes(self._members(tree.root_node), len(self.data), top_level=True)
+        return root
+
+    # -- members of a block ---------------------------------------------------------
+
+    def _members(self, body: SyntaxNode) -> list[SyntaxNode]:
+        """The named children of a body, with nested bodies flattened."""
+        members: list[SyntaxNode] = []
+        bodies = self.language.bodies
+        for child in body.named_children:
+            if child.type in bodies:
+                members.extend(self._members(child))
+            else:
+                members.append(child)
+        return members
+
+    def _items(self, members: list[SyntaxNode], limit: int, top_level: bool = False) -> list[_Item]:
+        """Members as items, trailing comments taken out, leading ones attached. Inside a
+        block, a one-line statement with no comment above it is left out: the text
+        between nodes is cut at line ends anyway, so a node would add nothing but cost."""
+        data = self.data
+        raw: list[_Item] = []
+        for member in members:
+            start = member.start_byte
+            if start >= limit:
+                break
+            end = member.end_byte
+            kind = self._kind(member)
+            one_line = data.find(b"\n", start, end) < 0
+            if one_line and kind == STATEMENT and not top_level and (not raw or raw[-1].kind not in _LEADING):
+                continue
+            item = _Item(kind, member, start, min(end, limit))
+            raw.append(item)
+            if kind != COMMENT and not one_line and self._may_end_in_comment(start, end):
+                hoisted, content_end, content_row = self._trailing_comments(member)
+                if hoisted:
+                    item.end, item.end_row = min(item.end, content_end), content_row
+                    raw.extend(_Item(COMMENT, c, c.start_byte, c.end_byte) for c in hoisted if c.end_byte <= limit)
+        items: list[_Item] = []
+        for item in raw:
+            if item.kind not in _LEADING and items and items[-1].kind in _LEADING:
+                while items and items[-1].kind in _LEADING and self._attaches(items[-1], item.start_row):
+                    lead = items.pop()
+                    item.start, item.start_row = lead.start, lead.start_row
+            items.append(item)
+        return items
+
+    def _may_end_in_comment(self, start: int, end: int) -> bool:
+        """Whether the last line of `[start, end)` could open a comment (`#`, `/`, `*`):
+        the cheap test before looking for trailing comments in the tree."""
+        position = self.data.rfind(b"\n", start, end) + 1
+        while position < end and self.data[position] in b" \t":
+            position += 1
+        return position < end and self.data[position] in b"#/*"
+
+    def _kind(self, member: SyntaxNode) -> str:
+        language = self.language
+        kind = member.type
+        if kind in language.comments:
+            return COMMENT
+        if kind in language.decorators:
+            return DECORATOR
+        if kind in language.imports:
+            return _IMPORT
+        if self._definition_in(member) is not None:
+            return DEFINITION
+        return STATEMENT
+
+    def _definition_in(self, node: SyntaxNode) -> SyntaxNode | None:
+        """The definition `node` is, or wraps; `None` if it is none."""
+        chain = self._unwrap(node)
+        return chain[-1] if chain[-1].type in self.language.definitions else None
+
+    def _unwrap(self, node: SyntaxNode) -> list[SyntaxNode]:
+        """`node` and the nodes it wraps (an `export`, a declaration and its declarator,
+        a decorated definition), outermost first."""
+        chain = [node]
+        while node.type in self.language.wrappers:
+            inner = (
+                node.child_by_field_name("definition")
+                or node.child_by_field_name("declaration")
+                or node.child_by_field_name("value")
+            )
+            if inner is None and node.named_child_count:
+                inner = node.named_children[-1]
+            if inner is None:
+                break
+            node = inner
+            chain.append(node)
+        return chain
+
+    def _trailing_comments(self, member: SyntaxNode) -> tuple[list[SyntaxNode], int, int]:
+        """Comments at the very end of `member` that are dedented to its column (so they
+        introduce what follows), and the byte and row where its content ends before them."""
+        comments = self.language.comments
+        column = member.start_point[1]
+        node = member
+        while node.child_count:
+            last = node.child(node.child_count - 1)
+            if last is None:
+                break
+            if last.type not in comments:
+                if not last.is_named:
+                    break
+                node = last
+                continue
+            hoisted: list[SyntaxNode] = []
+            current: SyntaxNode | None = last
+            while current is not None and current.type in comments and current.start_point[1] <= column:
+                before = current.prev_sibling
+                if before is not None and _last_row(before) >= current.start_point[0]:
+                    break  # a comment on the same line as code belongs to that code
+                hoisted.append(current)
+                current = before
+            if not hoisted:
+                break
+            hoisted.reverse()
+            if current is None:
+                return hoisted, max(node.start_byte, member.start_byte), node.start_point[0]
+            return hoisted, max(current.end_byte, member.start_byte), _last_row(current)
+        return [], member.end_byte, _last_row(member)
+
+    def _attaches(self, lead: _Item, row: int) -> bool:
+        """Whether `lead` (the item just above something starting on `row`) belongs to it."""
+        gap = row - lead.end_row
+        if lead.kind == DECORATOR:
+            return gap <= 2
+        line_start = self.data.rfind(b"\n", 0, lead.start) + 1
+        if self.data[line_start : lead.start].strip():
+            return False  # a trailing comment of the code on its line
+        source = self.data[lead.start : lead.end]
+        if b"LLM-REGION" in source or _REGION_END.search(source):
+            return False
+        return gap <= 1 or (gap == 2 and _DOC_COMMENT.match(source) is not None)
+
+    # -- nodes ----------------------------------------------------------------------
+
+    def _nodes(self, members: list[SyntaxNode], limit: int, top_level: bool = False) -> list[Node]:
+        """The outline nodes of a block's members, import groups and regions formed."""
+        items = self._items(members, limit, top_level)
+        nodes: list[Node] = []
+        markers: list[int] = []  # indexes into nodes of region markers (start or end)
+        index = 0
+        while index < len(items):
+            item = items[index]
+            if item.kind == _IMPORT:
+                group = index
+                while index < len(items) and items[index].kind == _IMPORT:
+                    index += 1
+                nodes.append(self._import_group(items[group:index]))
+                continue
+            index += 1
+            if item.kind == COMMENT:
+                if b"LLM-REGION" in self.data[item.start : item.end]:
+                    markers.append(len(nodes))
+                nodes.append(self._node(COMMENT, item.start, item.end))
+            elif item.kind == DECORATOR:
+                nodes.append(self._node(DECORATOR, item.start, item.end))
+            elif item.kind == DEFINITION:
+                nodes.append(self._definition(item))
+            else:
+                nodes.append(self._statement(item.node, item.start, item.end))
+        return self._regions(nodes, markers) if markers else nodes
+
+    def _regions(self, nodes: list[Node], markers: list[int]) -> list[Node]:
+        """Group the nodes from each `LLM-REGION` marker to the next into a region."""
+        out: list[Node] = nodes[: markers[0]]
+        bounds = [*markers, len(nodes)]
+        for first, following in pairwise(bounds):
+            marker = nodes[first]
+            source = self.text[marker.start : marker.end].encode("utf-8", "replace")
+            if _REGION_START.search(source) is None:  # an end marker: closes, opens nothing
+                out.extend(nodes[first:following])
+                continue
+            stop = following
+            for position in range(first + 1, following):
+                candidate = nodes[position]
+                if candidate.kind == COMMENT and _REGION_END.search(
+                    self.text[candidate.start : candidate.end].encode("utf-8", "replace")
+                ):
+                    stop = position + 1
+                    break
+            members = nodes[first:stop]
+            title = _REGION_TITLE.search(source)
+            meta = {"title": title.group(1).decode("utf-8", "replace").strip() if title else "", "split": "lines"}
+            out.append(Node(REGION, members[0].start, members[-1].end, members, meta))
+            out.extend(nodes[stop:following])
+        return out
+
+    def _node(self, kind: str, start: int, end: int, meta: dict[str, Any] | None = None) -> Node:
+        if kind not in LINE_ORIENTED_KINDS:
+            meta = {**(meta or {}), "split": "lines"}
+        return Node(kind, self.char(start), self.char(end), meta=meta)
+
+    def _spans_lines(self, start: int, end: int) -> bool:
+        """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more."""
+        return self.data.count(b"\n", start, end) >= MIN_SPLIT_LINES - 1
+
+    def _import_group(self, items: list[_Item]) -> Node:
+        group = self._node(IMPORTS, items[0].start, items[-1].end)
+        if len(items) > 1:
+            group.children = [self._node(STATEMENT, item.start, item.end) for item in items]
+        return group
+
+    def _statement(self, node: SyntaxNode, start: int, end: int) -> Node:
+        statement = self._node(STATEMENT, start, end)
+        if self._spans_lines(node.start_byte, end):
+            statement.expand = partial(self._statement_parts, node, start, end)
+        return statement
+
+    def _statement_parts(self, node: SyntaxNode, start: int, end: int) -> list[Node]:
+        """A statement's children, built when it does not fit: the comment attached to
+        it, then the members of the blocks inside it."""
+        children = self._inner_blocks(node, end)
+        if children and start < node.start_byte:
+            children.insert(0, self._node(COMMENT, start, node.start_byte))
+        return children
+
+    def _inner_blocks(self, node: SyntaxNode, limit: int) -> list[Node]:
+        """The members of the blocks inside a statement (or expression), in order."""
+        out: list[Node] = []
+        bodies = self.language.bodies
+        comments = self.language.comments
+        pending: list[SyntaxNode] = []  # comments before a block (Python: `if x:` then a comment line)
+        for child in node.named_children:
+            if child.start_byte >= limit:
+                break
+            if child.type in comments:
+                pending.append(child)
+                continue
+            if child.type in bodies:
+                out.extend(self._nodes([*pending, *self._members(child)], min(child.end_byte, limit)))
+            else:
+                out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
+                if self._spans_lines(child.start_byte, min(child.end_byte, limit)):
+                    out.append(self._statement(child, child.start_byte, min(child.end_byte, limit)))
+            pending = []
+        out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
+        return out
+
+    def _definition(self, item: _Item) -> Node:
+        outer = item.node
+        chain = self._unwrap(outer)
+        inner = chain[-1]
+        meta: dict[str, Any] = {"definition": inner.type}
+        symbol = self._symbol(chain)
+        if symbol:
+            meta["symbol"] = symbol
+        node = self._node(DEFINITION, item.start, item.end, meta)
+        if self._spans_lines(outer.start_byte, item.end):
+            node.expand = partial(self._definition_parts, node, item, chain)
+        return node
+
+    def _definition_parts(self, node: Node, item: _Item, chain: list[SyntaxNode]) -> list[Node]:
+        """A definition's children, built when it does not fit: its header, then its
+        members or statements (none if there is nothing inside to cut between); and
+        its `context`, the header line(s) that chunks of its parts carry."""
+        outer, inner = chain[0], chain[-1]
+        body, members = self._body(inner)
+        # the signature starts at the wrapper on the same line (`export class`, `const f =`),
+        # at the definition itself below decorators on lines of their own
+        signed = outer if inner.start_point[0] == outer.start_point[0] else inner
+        node.meta["context"] = self._signature(signed, members[0] if members else body)
+        docstring = members[0] if members and self._is_docstring(members[0]) else None
+        if docstring is not None:
+            members = members[1:]
+        children = self._nodes(members, item.end)
+        if not children and docstring is None:
+            return []  # a leaf, cut at lines
+        # the header runs to the first member (or the comment above it), kept as a node or not
+        header_end = self.char(min(members[0].start_byte, item.end) if members else item.end)
+        if children:
+            header_end = min(header_end, children[0].start)
+        header = Node(HEADER, node.start, max(header_end, node.start), meta={"split": "lines"})
+        parts = self._header_parts(item.start, outer, docstring, header.end)
+        if len(parts) > 1:
+            header.children = parts
+        return [header, *children]
+
+    def _header_parts(self, start: int, outer: SyntaxNode, docstring: SyntaxNode | None, end: int) -> list[Node]:
+        """The attached comments, the signature (decorators included: they must not be
+        left behind when only the comments cannot come along) and the docstring of a
+        definition whose header ends at character `end`."""
+        parts: list[Node] = []
+        if start < outer.start_byte:
+            parts.append(self._node(COMMENT, start, outer.start_byte))
+        signature_end = self.char(docstring.start_byte) if docstring is not None else end
+        parts.append(Node(SIGNATURE, self.char(outer.start_byte), min(signature_end, end), meta={"split": "lines"}))
+        if docstring is not None:
+            parts.append(self._node(DOCSTRING, docstring.start_byte, docstring.end_byte))
+        return parts
+
+    def _body(self, definition: SyntaxNode) -> tuple[SyntaxNode | None, list[SyntaxNode]]:
+        """A definition's body node (if any) and its members."""
+        language = self.language
+        if definition.type in language.containers:
+            members = [
+                child
+                for index, child in enumerate(definition.children)
+                if child.is_named
+                and definition.field_name_for_child(index) not in ("name", "condition")
+                and not child.type.endswith("_name")
+            ]
+            return None, [m for m in members if m.type not in language.bodies] + [
+                inner for m in members if m.type in language.bodies for inner in self._members(m)
+            ]
+        body = definition.child_by_field_name("body") or self._find_body(definition)
+        if body is None:
+            return None, []
+        if body.type not in language.bodies:
+            return body, [body]  # an expression body (`def f = x + 1`)
+        # comments between the signature and the body (Ruby keeps them outside the body)
+        first_row = definition.start_point[0]
+        leading = [
+            child
+            for child in definition.named_children
+            if child.type in language.comments
+            and child.end_byte <= body.start_byte
+            and child.start_point[0] > first_row
+        ]
+        return body, [*leading, *self._members(body)]
+
+    def _find_body(self, definition: SyntaxNode) -> SyntaxNode | None:
+        bodies = self.language.bodies
+        frontier = [definition]
+        for _ in range(_BODY_SEARCH_DEPTH):
+            following: list[SyntaxNode] = []
+            for node in frontier:
+                for child in node.named_children:
+                    if child.type in bodies:
+                        return child
+                    following.append(child)
+            frontier = following
+        return None
+
+    def _is_docstring(self, member: SyntaxNode) -> bool:
+        if member.type not in self.language.docstrings:
+            return False
+        if member.type == "expression_statement":
+            first = member.named_child(0)
+            only_child = member.named_child_count == 1 and first is not None
+            return only_child and first.type in ("string", "concatenated_string")
+        return True
+
+    def _symbol(self, chain: list[SyntaxNode]) -> str:
+        """The defined name, from the definition outwards through what wraps it: a `name`
+        field (a declarator's, for `const f = () => ...`), a C declarator's identifier,
+        an `impl`'s type; else the definition's first identifier-like child."""
+        name = None
+        for node in reversed(chain):
+            name = node.child_by_field_name("name")
+            if name is None:
+                declarator = node.child_by_field_name("declarator")
+                for _ in range(8):
+                    if declarator is None or declarator.type in _NAME_TYPES:
+                        break
+                    declarator = declarator.child_by_field_name("declarator") or declarator.child_by_field_name("name")
+                name = declarator or node.child_by_field_name("type")
+            if name is not None:
+                break
+        if name is None:
+            for child in chain[-1].named_children:
+                if child.type in _NAME_TYPES or child.type.endswith("_name"):
+                    name = child
+                    break
+                name = child.child_by_field_name("name")
+                if name is not None:
+                    break
+        if name is None:
+            return ""
+        return self.data[name.start_byte : name.end_byte].decode("utf-8", "replace").split("\n", 1)[0].strip()
+
+    def _signature(self, definition: SyntaxNode, body: SyntaxNode | None) -> str:
+        """The definition's header line(s), with the first line's indentation: the text
+        from its start to its body (or first member), or its first line without one."""
+        start = definition.start_byte
+        line_start = self.data.rfind(b"\n", 0, start) + 1
+        if not self.data[line_start:start].strip():
+            start = line_start
+        if body is not None and body.start_byte > definition.start_byte:
+            end = body.start_byte
+        else:
+            newline = self.data.find(b"\n", definition.start_byte, definition.end_byte)
+            end = newline if newline >= 0 else definition.end_byte
+        return self.text[self.char(start) : self.char(end)].rstrip().rstrip("{").rstrip()
