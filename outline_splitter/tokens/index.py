@@ -45,6 +45,7 @@ _VERIFIED_PATTERNS = frozenset(
 SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)|(?<=[A-Za-z])(?=[\W\d_])")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_SHORT_EDGE = 24
 # An estimate from whole-document token positions can be off by the tokens of the
 # two edge pieces; past this margin over a limit it is trusted as "over".
 _ESTIMATE_MARGIN = 64
@@ -77,6 +78,7 @@ class TokenIndex:
         self.text = sanitize(text)
         encoding = tokenizer.encoding
         self._encode = encoding.encode_ordinary
+        self._short_counts: dict[str, int] = {}
         tokens = self._encode(self.text)
         lengths = _token_byte_lengths(encoding)
         # byte offset of each token boundary, 0 first and the text's byte length last
@@ -143,6 +145,16 @@ class TokenIndex:
                 return candidate
         return None
 
+    def _edge_count(self, edge: str) -> int:
+        """Tokens of a span's edge. Short edges repeat (`">"`, `"</p"`, `"   "`) and a
+        call into tiktoken costs microseconds however short the text, so they are cached."""
+        if len(edge) > _SHORT_EDGE:
+            return len(self._encode(edge))
+        count = self._short_counts.get(edge)
+        if count is None:
+            count = self._short_counts[edge] = len(self._encode(edge))
+        return count
+
     def estimate(self, start: int, end: int) -> int:
         """Whole-document tokens that start inside `[start, end)`: the count give or
         take the tokens of the two edge pieces."""
@@ -167,6 +179,6 @@ class TokenIndex:
         j = self._token_at(last)
         if i is None or j is None:
             return len(self._encode(self.text[start:end]))
-        head = len(self._encode(self.text[start:first])) if first > start else 0
-        tail = len(self._encode(self.text[last:end])) if end > last else 0
+        head = self._edge_count(self.text[start:first]) if first > start else 0
+        tail = self._edge_count(self.text[last:end]) if end > last else 0
         return head + (j - i) + tail
