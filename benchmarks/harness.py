@@ -36,6 +36,9 @@ from outline_splitter.tokens import load_encoding
 
 BUDGETS = (128, 256, 512)
 TIMEOUT_SECONDS = 30.0
+# `make bench` must finish within 10 minutes on 2 cores, installs included: past this
+# many seconds of harness time the remaining runs are skipped (with that reason).
+MAX_SECONDS = 480.0
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 DOCS = ROOT / "docs" / "benchmarks.md"
@@ -158,8 +161,23 @@ def _attempt(peer: Peer, budget: int, corpus: Corpus, encoding: Any) -> Outcome:
     except Unavailable as exc:
         return "skipped", str(exc), None
     except Exception as exc:  # a peer's own failure is a result, not the harness's crash
-        lines = str(exc).strip().splitlines()
-        return "failed", f"{type(exc).__name__}: {lines[0][:160] if lines else ''}", None
+        return "failed", _reason(exc), None
+
+
+def _prepare(peer: Peer, corpus: Corpus, budget: int, encoding: Any) -> tuple[Outcome, None] | None:
+    """Build `peer` once in this process: None when it can run, else the outcome that says why not."""
+    try:
+        peer.build(budget, corpus.doc_type, encoding)
+        return None
+    except Unavailable as exc:
+        return ("skipped", str(exc), None), None
+    except Exception as exc:
+        return ("failed", _reason(exc), None), None
+
+
+def _reason(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:160] if lines else ''}"
 
 
 def _child(conn: Any, peer: Peer, budget: int, corpus: Corpus, encoding: Any, memory: bool) -> None:
@@ -207,9 +225,10 @@ def run_corpus(
     memory: bool = True,
     echo: Echo = print,
     timeout: float = TIMEOUT_SECONDS,
+    deadline: float = float("inf"),
 ) -> list[Row]:
     """Every applicable splitter on `corpus` at every budget; a splitter that is skipped
-    or fails gets a row with the reason."""
+    or fails gets a row with the reason. No run starts after `deadline` (`time.perf_counter`)."""
     encoding = load_encoding("cl100k_base")
 
     def count(text: str) -> int:
@@ -225,10 +244,20 @@ def run_corpus(
     for peer in peers:
         if not peer.applies_to(corpus.doc_type):
             continue
+        # Built once here, untimed, so that its library is imported before the forks and
+        # an unavailable splitter is skipped without one.
+        if time.perf_counter() > deadline:
+            prepared: tuple[Outcome, None] | None = (("skipped", "the harness's time budget was spent", None), None)
+        else:
+            prepared = _prepare(peer, corpus, max(budgets), encoding)
         for budget in sorted(budgets, reverse=True):
             row = Row(peer.name, corpus.name, corpus.doc_type, budget, "ok")
             rows.append(row)
-            outcome, row.peak_mb = run_once(peer, budget, corpus, encoding, memory and budget == max(budgets), timeout)
+            if prepared is None and time.perf_counter() > deadline:
+                prepared = (("skipped", "the harness's time budget was spent", None), None)
+            outcome, row.peak_mb = prepared or run_once(
+                peer, budget, corpus, encoding, memory and budget == max(budgets), timeout
+            )
             if outcome[0] != "ok":
                 row.status, row.reason = outcome[0], f"{outcome[1]} (at {budget} tokens)"
                 echo(f"  {peer.name}: {row.status}: {row.reason}")
@@ -474,6 +503,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"stop a splitter that takes longer on a corpus at one budget (default {TIMEOUT_SECONDS:.0f})",
     )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=MAX_SECONDS,
+        metavar="SECONDS",
+        help=f"start no run after this many seconds; the rest are listed as skipped (default {MAX_SECONDS:.0f})",
+    )
     parser.add_argument("--output-dir", type=Path, default=RESULTS, help=f"where latest.* go (default: {RESULTS})")
     parser.add_argument("--no-docs", action="store_true", help="do not rewrite docs/benchmarks.md")
 
@@ -499,7 +535,15 @@ def run(args: argparse.Namespace, echo: Echo = print) -> int:
     started = time.perf_counter()
     rows: list[Row] = []
     for corpus in corpora:
-        corpus_rows = run_corpus(corpus, peers, budgets, memory=not args.no_memory, echo=echo, timeout=args.timeout)
+        corpus_rows = run_corpus(
+            corpus,
+            peers,
+            budgets,
+            memory=not args.no_memory,
+            echo=echo,
+            timeout=args.timeout,
+            deadline=started + args.max_seconds,
+        )
         rows += corpus_rows
         echo(f"\n### {corpus.name}\n\n{table(corpus_rows, corpus.doc_type)}")
     docs = None if args.no_docs or args.corpus is not None else DOCS

@@ -62,3 +62,10 @@ def test_unavailable_failing_and_slow_splitters_become_rows_with_reasons():
     assert rows[0].reason.startswith("doc type not available")
     assert "RuntimeError: boom" in rows[1].reason
     assert "timed out" in rows[2].reason
+
+
+def test_no_run_starts_after_the_deadline():
+    corpus = Corpus("tiny", "markdown", DOCS)
+    rows = run_corpus(corpus, [OUTLINE_PEER], [32, 64], memory=False, echo=lambda _: None, deadline=0.0)
+    assert [(row.budget, row.status) for row in rows] == [(64, "skipped")]
+    assert "time budget" in rows[0].reason
