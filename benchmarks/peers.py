@@ -146,7 +146,10 @@ def _chonkie_code(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Ch
     chonkie = _require("chonkie", "chonkie")
     try:
         chunker = chonkie.CodeChunker(tokenizer=encoding, chunk_size=budget, language=doc_type)
-    except Exception as exc:  # it fetches its grammars at run time
+    except ImportError as exc:  # tree-sitter-language-pack 0.x, the one that ships its grammars
+        reason = "CodeChunker needs tree-sitter-language-pack 1.x, which downloads grammars at run time"
+        raise Unavailable(reason) from exc
+    except Exception as exc:  # 1.x, trying to download
         raise Unavailable(f"CodeChunker cannot load its grammar offline ({_first_line(exc)})") from exc
     return lambda text: [chunk.text for chunk in chunker.chunk(text)]
 
