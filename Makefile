@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: demo test lint bench
 
@@ -11,6 +12,11 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP)
+
+# The benchmark's peers are an extra: only `make bench` installs them.
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
 
 demo: $(STAMP)
 	$(PY) -m outline_splitter.demo
@@ -21,3 +27,6 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check outline_splitter detectors tests benchmarks
 	$(VENV)/bin/mypy
+
+bench: $(BENCH_STAMP)
+	$(PY) -m benchmarks

@@ -1,0 +1,80 @@
+"""The documents the harness splits: the shared corpora, the standard library, a user's folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.stdlib_modules import stdlib_module_paths
+from outline_splitter.registry import FORMATS
+
+SHARED_CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+
+# The shared corpora: folder name -> doc type.
+SHARED_FOLDERS: dict[str, str] = {"markdown": "markdown", "html-spec": "html", "html-web": "html"}
+STDLIB_CORPUS = "stdlib"
+
+# Extensions per doc type for formats not (yet) in the registry, so a folder of them can
+# still be benchmarked against the peers.
+_EXTRA_EXTENSIONS: dict[str, tuple[str, ...]] = {"html": (".html", ".htm"), "python": (".py",)}
+
+
+@dataclass(frozen=True)
+class Document:
+    """One file of a corpus, read whole."""
+
+    path: Path
+    text: str
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Documents of one doc type, split together and reported as one table."""
+
+    name: str
+    doc_type: str
+    documents: tuple[Document, ...]
+
+    @property
+    def megabytes(self) -> float:
+        """The corpus size in MB (10**6 bytes of UTF-8)."""
+        return sum(len(doc.text.encode("utf-8")) for doc in self.documents) / 1e6
+
+
+def extensions_for(doc_type: str) -> tuple[str, ...]:
+    """File extensions that belong to `doc_type` (registry first, then the fallback table)."""
+    for fmt in FORMATS:
+        if doc_type in (fmt.name, *fmt.aliases):
+            return fmt.extensions
+    return _EXTRA_EXTENSIONS.get(doc_type, ())
+
+
+def read_documents(paths: list[Path]) -> tuple[Document, ...]:
+    """The files read as UTF-8 (undecodable bytes replaced: a benchmark must not stop on one)."""
+    return tuple(Document(path, path.read_text(encoding="utf-8", errors="replace")) for path in paths)
+
+
+def folder_corpus(folder: Path, doc_type: str, name: str | None = None) -> Corpus:
+    """Every file under `folder` (recursively) whose extension belongs to `doc_type`;
+    all files when the doc type has no known extension."""
+    suffixes = extensions_for(doc_type)
+    paths = sorted(p for p in folder.rglob("*") if p.is_file() and (not suffixes or p.suffix.lower() in suffixes))
+    if not paths:
+        raise ValueError(f"no {doc_type} files under {folder}")
+    return Corpus(name or folder.name, doc_type, read_documents(paths))
+
+
+def stdlib_corpus() -> Corpus:
+    """The 40 standard-library modules of `STDLIB_MODULES` (any missing on this interpreter are left out)."""
+    paths = [path for path in stdlib_module_paths() if path.is_file()]
+    return Corpus(STDLIB_CORPUS, "python", read_documents(paths))
+
+
+def default_corpora(shared: Path = SHARED_CORPORA) -> list[Corpus]:
+    """The shared corpora that are present, then the standard library."""
+    corpora = [
+        folder_corpus(shared / folder, doc_type, folder)
+        for folder, doc_type in SHARED_FOLDERS.items()
+        if (shared / folder).is_dir()
+    ]
+    return [*corpora, stdlib_corpus()]

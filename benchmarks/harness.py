@@ -1,0 +1,558 @@
+"""Run every splitter on the same corpora in one process and report the figures.
+
+`python -m benchmarks` (or `outline-splitter bench`, or `make bench`) prints one table per
+corpus and writes `benchmarks/results/latest.json`, `latest.md`, `latest.png` and
+`docs/benchmarks.md`. Each splitter is timed once per budget over the whole corpus (a
+corpus is megabytes, so one pass is far above timer noise), and at the largest budget
+run once more under `tracemalloc` on the corpus's largest document for the peak memory.
+
+Each run happens in a forked child of the harness (same interpreter, same loaded
+modules), so that a splitter that takes minutes on one document (some do, on long web
+pages) can be stopped at `--timeout` seconds and reported as such: `make bench` has to
+finish in minutes. Budgets run largest first; after a timeout the smaller budgets, which
+are slower still, are not tried.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import multiprocessing
+import platform
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from benchmarks import figures
+from benchmarks.corpora import Corpus, default_corpora, folder_corpus
+from benchmarks.ground_truth import Structure, chunk_stream, structure_for
+from benchmarks.peers import OUTLINE, PEERS, Chunker, Peer, Unavailable, quiet_peers
+from outline_splitter.tokens import load_encoding
+
+BUDGETS = (128, 256, 512)
+TIMEOUT_SECONDS = 30.0
+# `make bench` must finish within 10 minutes on 2 cores, installs included: past this
+# many seconds of harness time the remaining runs are skipped (with that reason).
+MAX_SECONDS = 480.0
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+DOCS = ROOT / "docs" / "benchmarks.md"
+
+# The integrity figures shown for each doc type (ground-truth unit kinds).
+UNIT_KINDS: dict[str, tuple[str, ...]] = {
+    "markdown": ("list", "table", "fence"),
+    "html": ("list", "table", "pre"),
+    "python": ("definition", "comment"),
+}
+UNIT_LABELS = {"definition": "defs whole", "comment": "comments attached", "pre": "pre whole"}
+# Figures that need paragraphs and headings, which source code has not.
+PROSE_TYPES = ("markdown", "html", "text")
+
+Echo = Callable[[str], None]
+
+
+@dataclass
+class Row:
+    """The figures of one splitter on one corpus at one budget (see `figures`)."""
+
+    splitter: str
+    corpus: str
+    doc_type: str
+    budget: int
+    status: str  # "ok", "skipped" or "failed"
+    reason: str = ""
+    seconds: float = 0.0
+    mb_per_s: float = 0.0
+    tiktoken_ratio: float = 0.0
+    peak_mb: float | None = None
+    chunks: int = 0
+    mean_fill: float = 0.0
+    over_budget: int = 0
+    worst_overshoot: float = 0.0
+    exact_spans: int = 0
+    kept_whole: dict[str, list[int]] = field(default_factory=dict)  # kind -> [kept, eligible]
+    mid_sentence: list[int] = field(default_factory=lambda: [0, 0])  # [cuts, boundaries located]
+    heading_orphans: int = 0
+
+
+def tiktoken_seconds(corpus: Corpus, encode: Callable[[str], list[int]], runs: int = 3) -> float:
+    """The best of `runs` timings of one `encode_ordinary` over every document."""
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        for document in corpus.documents:
+            encode(document.text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def split_corpus(chunker: Chunker, corpus: Corpus) -> tuple[float, list[list[str]]]:
+    """Wall-clock seconds of splitting every document once, and the chunks; after one
+    untimed call on the start of the first document (lazy imports, compiled patterns,
+    first-use caches are not what a long-running service pays per document)."""
+    if corpus.documents:
+        chunker(corpus.documents[0].text[:2000])
+    gc.collect()
+    start = time.perf_counter()
+    outputs = [chunker(document.text) for document in corpus.documents]
+    return time.perf_counter() - start, outputs
+
+
+def peak_megabytes(chunker: Chunker, corpus: Corpus) -> float:
+    """Peak memory: the peak Python heap (tracemalloc) while splitting the corpus's
+    largest document, in MB (10**6 bytes). The largest document sets the peak of a
+    document-by-document run, at a fraction of its cost under tracemalloc's slowdown.
+    Allocations of native extensions (Rust, C) outside Python's allocator are not seen."""
+    largest = max(corpus.documents, key=lambda document: len(document.text))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        chunker(largest.text)
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def measure(
+    row: Row,
+    corpus: Corpus,
+    structures: Sequence[Structure],
+    outputs: Sequence[Sequence[str]],
+    count: Callable[[str], int],
+) -> None:
+    """Fill `row`'s chunk and structure figures from the chunks of every document."""
+    counts: list[int] = []
+    kinds = UNIT_KINDS.get(corpus.doc_type, ())
+    kept = {kind: [0, 0] for kind in kinds}
+    for document, structure, chunks in zip(corpus.documents, structures, outputs, strict=True):
+        chunks = [chunk for chunk in chunks if chunk.strip()]
+        counts.extend(count(chunk) for chunk in chunks)
+        row.exact_spans += figures.exact_spans(document.text, chunks)
+        streams = [chunk_stream(corpus.doc_type, chunk) for chunk in chunks]
+        for kind in kinds:
+            whole, eligible = figures.kept_whole(structure.units, kind, streams, row.budget)
+            kept[kind][0] += whole
+            kept[kind][1] += eligible
+        if corpus.doc_type in PROSE_TYPES:
+            ends = figures.chunk_ends(structure.stream, streams)
+            cuts, located = figures.mid_sentence_cuts(structure.sentences, ends)
+            row.mid_sentence[0] += cuts
+            row.mid_sentence[1] += located
+            row.heading_orphans += figures.heading_orphans(streams, structure.headings)
+    row.chunks = len(counts)
+    row.mean_fill = figures.mean_fill(counts, row.budget)
+    row.over_budget, row.worst_overshoot = figures.over_budget(counts, row.budget)
+    row.kept_whole = kept
+
+
+Outcome = tuple[str, Any, Any]  # ("ok", seconds, chunks) | ("skipped" | "failed", reason, None)
+
+
+def _attempt(peer: Peer, budget: int, corpus: Corpus, encoding: Any) -> Outcome:
+    try:
+        chunker = peer.build(budget, corpus.doc_type, encoding)
+        seconds, outputs = split_corpus(chunker, corpus)
+        return "ok", seconds, outputs
+    except Unavailable as exc:
+        return "skipped", str(exc), None
+    except Exception as exc:  # a peer's own failure is a result, not the harness's crash
+        return "failed", _reason(exc), None
+
+
+def _prepare(peer: Peer, corpus: Corpus, budget: int, encoding: Any) -> tuple[Outcome, None] | None:
+    """Build `peer` once in this process: None when it can run, else the outcome that says why not."""
+    try:
+        peer.build(budget, corpus.doc_type, encoding)
+        return None
+    except Unavailable as exc:
+        return ("skipped", str(exc), None), None
+    except Exception as exc:
+        return ("failed", _reason(exc), None), None
+
+
+def _reason(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:160] if lines else ''}"
+
+
+def _child(conn: Any, peer: Peer, budget: int, corpus: Corpus, encoding: Any, memory: bool) -> None:
+    outcome = _attempt(peer, budget, corpus, encoding)
+    conn.send(outcome)
+    if memory and outcome[0] == "ok":
+        conn.send(peak_megabytes(peer.build(budget, corpus.doc_type, encoding), corpus))
+
+
+def run_once(
+    peer: Peer, budget: int, corpus: Corpus, encoding: Any, memory: bool, timeout: float
+) -> tuple[Outcome, float | None]:
+    """One timed split of the corpus (and, with `memory`, the tracemalloc pass) in a
+    forked child stopped after `timeout` seconds; in this process where `fork` does not exist."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        here = _attempt(peer, budget, corpus, encoding)
+        run_memory = memory and here[0] == "ok"
+        return here, peak_megabytes(peer.build(budget, corpus.doc_type, encoding), corpus) if run_memory else None
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, peer, budget, corpus, encoding, memory), daemon=True)
+    child.start()
+    sender.close()
+    peak: float | None = None
+    try:
+        if not receiver.poll(timeout):
+            return ("failed", f"timed out: more than {timeout:.0f} s", None), None
+        outcome = receiver.recv()
+        if memory and outcome[0] == "ok" and receiver.poll(timeout):
+            peak = receiver.recv()
+        return outcome, peak
+    except EOFError:  # the child died (a crash in native code)
+        return ("failed", f"the splitter's process died (exit code {child.exitcode})", None), None
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
+        receiver.close()
+
+
+def run_corpus(
+    corpus: Corpus,
+    peers: Sequence[Peer],
+    budgets: Sequence[int],
+    memory: bool = True,
+    echo: Echo = print,
+    timeout: float = TIMEOUT_SECONDS,
+    deadline: float = float("inf"),
+) -> list[Row]:
+    """Every applicable splitter on `corpus` at every budget; a splitter that is skipped
+    or fails gets a row with the reason. No run starts after `deadline` (`time.perf_counter`)."""
+    encoding = load_encoding("cl100k_base")
+
+    def count(text: str) -> int:
+        return len(encoding.encode_ordinary(text))
+
+    floor = tiktoken_seconds(corpus, encoding.encode_ordinary)
+    echo(
+        f"\n== {corpus.name} ({corpus.doc_type}): {len(corpus.documents)} documents, {corpus.megabytes:.2f} MB; "
+        f"one tiktoken pass {floor:.3f} s"
+    )
+    structures = [structure_for(corpus.doc_type, document.text, count) for document in corpus.documents]
+    rows: list[Row] = []
+    for peer in peers:
+        if not peer.applies_to(corpus.doc_type):
+            continue
+        # Built once here, untimed, so that its library is imported before the forks and
+        # an unavailable splitter is skipped without one.
+        if time.perf_counter() > deadline:
+            prepared: tuple[Outcome, None] | None = (("skipped", "the harness's time budget was spent", None), None)
+        else:
+            prepared = _prepare(peer, corpus, max(budgets), encoding)
+        for budget in sorted(budgets, reverse=True):
+            row = Row(peer.name, corpus.name, corpus.doc_type, budget, "ok")
+            rows.append(row)
+            if prepared is None and time.perf_counter() > deadline:
+                prepared = (("skipped", "the harness's time budget was spent", None), None)
+            outcome, row.peak_mb = prepared or run_once(
+                peer, budget, corpus, encoding, memory and budget == max(budgets), timeout
+            )
+            if outcome[0] != "ok":
+                row.status, row.reason = outcome[0], f"{outcome[1]} (at {budget} tokens)"
+                echo(f"  {peer.name}: {row.status}: {row.reason}")
+                break  # the same reason holds at the other budgets, or they are slower still
+            row.seconds, outputs = outcome[1], outcome[2]
+            row.mb_per_s = figures.throughput(row.seconds, corpus.megabytes)
+            row.tiktoken_ratio = figures.tiktoken_ratio(row.seconds, floor)
+            measure(row, corpus, structures, outputs, count)
+            echo(f"  {peer.name} @ {budget}: {row.seconds:.2f} s, {row.chunks} chunks")
+    rows.sort(key=lambda r: (peers.index(next(p for p in peers if p.name == r.splitter)), r.budget))
+    return rows
+
+
+# -- reporting ----------------------------------------------------------------------
+
+
+def _share(numerator: int, denominator: int) -> str:
+    return f"{100 * numerator / denominator:.1f}%" if denominator else "-"
+
+
+def table(rows: Sequence[Row], doc_type: str) -> str:
+    """A Markdown table of `rows` (one corpus), skipped splitters listed below it."""
+    kinds = UNIT_KINDS.get(doc_type, ())
+    header = [
+        "splitter",
+        "budget",
+        "s",
+        "MB/s",
+        "x tiktoken",
+        "peak MB",
+        "chunks",
+        "fill",
+        "over",
+        "worst",
+        "exact span",
+        *(UNIT_LABELS.get(kind, f"{kind}s whole") for kind in kinds),
+    ]
+    if doc_type in PROSE_TYPES:
+        header += ["mid-sentence", "heading orphans"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        if row.status != "ok":
+            continue
+        cells = [
+            row.splitter,
+            str(row.budget),
+            f"{row.seconds:.2f}",
+            f"{row.mb_per_s:.2f}",
+            f"{row.tiktoken_ratio:.1f}",
+            "-" if row.peak_mb is None else f"{row.peak_mb:.1f}",
+            str(row.chunks),
+            f"{row.mean_fill:.2f}",
+            _share(row.over_budget, row.chunks),
+            f"{100 * row.worst_overshoot:.0f}%",
+            _share(row.exact_spans, row.chunks),
+            *(_share(*row.kept_whole.get(kind, [0, 0])) for kind in kinds),
+        ]
+        if doc_type in PROSE_TYPES:
+            cells += [_share(*row.mid_sentence), str(row.heading_orphans)]
+        lines.append("| " + " | ".join(cells) + " |")
+    skipped = {row.splitter: f"{row.status}: {row.reason}" for row in rows if row.status != "ok"}
+    lines += [f"\n- {name}: {reason}" for name, reason in skipped.items()]
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    """The CPU model, cores, OS and Python of this machine, in one line."""
+    import os
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    )
+
+
+def report(rows: Sequence[Row], corpora: Sequence[Corpus], budgets: Sequence[int] | None = None) -> str:
+    """One Markdown table per corpus (only `budgets` when given)."""
+    parts = []
+    for corpus in corpora:
+        chosen = [
+            r for r in rows if r.corpus == corpus.name and (budgets is None or r.budget in budgets or r.status != "ok")
+        ]
+        parts.append(
+            f"### {corpus.name} ({corpus.doc_type}, {len(corpus.documents)} documents, "
+            f"{corpus.megabytes:.2f} MB)\n\n{table(chosen, corpus.doc_type)}"
+        )
+    return "\n\n".join(parts)
+
+
+def chart(rows: Sequence[Row], corpora: Sequence[Corpus], budget: int, path: Path) -> bool:
+    """A PNG: per corpus, throughput (MB/s) and structures kept whole (all kinds
+    together) at `budget`, each bar labelled with its value; a splitter that did not run
+    shows why. False (and no file) when matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    shown = [c for c in corpora if any(r.corpus == c.name and r.budget == budget and r.status == "ok" for r in rows)]
+    if not shown:
+        return False
+    per_corpus = [[r for r in rows if r.corpus == c.name and r.budget == budget] for c in shown]
+    heights = [1.0 + 0.38 * len(chosen) for chosen in per_corpus]
+    fig, axes = plt.subplots(
+        len(shown), 2, figsize=(13, sum(heights)), squeeze=False, gridspec_kw={"height_ratios": heights}
+    )
+    for (speed, whole), corpus, chosen in zip(axes, shown, per_corpus, strict=True):
+        names = [r.splitter for r in chosen]
+        colors = ["tab:green" if r.splitter == OUTLINE else "tab:gray" for r in chosen]
+        integrity = []
+        for r in chosen:
+            pairs = [v for v in r.kept_whole.values() if v[1]]
+            integrity.append(100 * sum(k for k, _ in pairs) / sum(e for _, e in pairs) if pairs else 0.0)
+        speeds = [r.mb_per_s for r in chosen]
+        for axis, values, title, unit in (
+            (speed, speeds, f"{corpus.name}: MB/s at {budget} tokens (higher is faster)", ""),
+            (whole, integrity, f"{corpus.name}: structures kept whole, % of those that fit", "%"),
+        ):
+            axis.barh(names, values, color=colors)
+            axis.invert_yaxis()
+            axis.set_title(title, fontsize=10)
+            axis.set_xlim(0, 100 if unit else max(speeds) * 1.25)
+            for y, (r, value) in enumerate(zip(chosen, values, strict=True)):
+                label = f" {value:.1f}{unit}" if r.status == "ok" else f" {r.status}: {r.reason.split(' (')[0][:40]}"
+                axis.text(value if r.status == "ok" else 0, y, label, va="center", fontsize=8)
+        whole.set_yticklabels([])
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def write_results(
+    rows: Sequence[Row],
+    corpora: Sequence[Corpus],
+    budgets: Sequence[int],
+    out: Path,
+    docs: Path | None,
+    echo: Echo = print,
+) -> None:
+    """`latest.json`, `latest.md`, `latest.png` in `out`, and the docs page when `docs` is given."""
+    out.mkdir(parents=True, exist_ok=True)
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    meta: dict[str, Any] = {
+        "date": when,
+        "machine": machine(),
+        "budgets": list(budgets),
+        "corpora": [
+            {"name": c.name, "doc_type": c.doc_type, "documents": len(c.documents), "megabytes": c.megabytes}
+            for c in corpora
+        ],
+    }
+    (out / "latest.json").write_text(json.dumps({**meta, "rows": [asdict(r) for r in rows]}, indent=1) + "\n")
+    full = report(rows, corpora)
+    (out / "latest.md").write_text(f"# Benchmark results\n\n{when}; {meta['machine']}\n\n{full}\n")
+    biggest = max(budgets)
+    has_chart = chart(rows, corpora, biggest, out / "latest.png")
+    echo(f"\nwrote {out / 'latest.json'}, {out / 'latest.md'}" + (f", {out / 'latest.png'}" if has_chart else ""))
+    if docs is not None:
+        docs.parent.mkdir(parents=True, exist_ok=True)
+        docs.write_text(docs_page(rows, corpora, biggest, when, meta["machine"], has_chart))
+        echo(f"wrote {docs}")
+
+
+def docs_page(
+    rows: Sequence[Row], corpora: Sequence[Corpus], budget: int, when: str, where: str, has_chart: bool
+) -> str:
+    """`docs/benchmarks.md`: how to run, what each column means, the tables at `budget`."""
+    picture = "![throughput and structure integrity](../benchmarks/results/latest.png)\n\n" if has_chart else ""
+    return f"""# Benchmarks
+
+`make bench` (or `outline-splitter bench`) runs outline-splitter and the splitters people
+use today on the same documents, in one process, with the same tokenizer (cl100k_base),
+the same budgets ({", ".join(str(b) for b in BUDGETS)} tokens) and no overlap; it writes
+`benchmarks/results/latest.json`, `latest.md` (every budget) and `latest.png`.
+`python -m benchmarks --corpus DIR --doc-type T` runs it on your own folder.
+
+Measured {when} on {where}.
+
+{picture}## Columns
+
+- **s**, **MB/s**: wall-clock seconds to split the whole corpus once, and its UTF-8 megabytes over them.
+- **x tiktoken**: those seconds over one tiktoken `encode_ordinary` pass over the same text (best of
+  three): the floor any exact splitter pays is 1.
+- **peak MB**: peak Python heap (tracemalloc) while splitting the corpus's largest document at {budget}
+  tokens (native allocations of Rust or C extensions are not seen).
+- **chunks**, **fill**: chunk count; mean of tokens / budget.
+- **over**, **worst**: share of chunks over the budget (recounted with a plain encode), largest overshoot.
+- **exact span**: share of chunks whose text occurs verbatim in the source, in order.
+- **lists / tables / fences / pre / defs whole**: of the structures (found by markdown-it-py, selectolax
+  or `ast`) that fit the budget, the share that lies whole inside one chunk.
+- **comments attached**: of the definitions with a comment block or decorators right above them, the
+  share whose comments, decorators and header line share one chunk (`ast` + `tokenize`).
+- **mid-sentence**: share of chunk boundaries that fall inside a sentence of a paragraph.
+- **heading orphans**: chunks that end with a heading whose body is in the next chunk.
+
+Each figure is defined in one docstring in `benchmarks/figures.py`; ground truth in
+`benchmarks/ground_truth.py`. Splitters that cannot run here are listed under their table
+with the reason.
+
+## Results at {budget} tokens
+
+{report(rows, corpora, (budget,))}
+"""
+
+
+# -- command line -------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The harness's options (shared by `python -m benchmarks` and `outline-splitter bench`)."""
+    parser.add_argument("--corpus", type=Path, help="benchmark this folder instead of the default corpora")
+    parser.add_argument("--doc-type", help="the doc type of --corpus's files (markdown, html, python, text...)")
+    parser.add_argument(
+        "--budgets",
+        type=int,
+        nargs="+",
+        default=list(BUDGETS),
+        metavar="N",
+        help=f"token budgets (default: {' '.join(map(str, BUDGETS))})",
+    )
+    parser.add_argument(
+        "--splitters",
+        nargs="+",
+        metavar="NAME",
+        help="only splitters whose name contains one of these words (case-insensitive)",
+    )
+    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass (peak memory)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=TIMEOUT_SECONDS,
+        metavar="SECONDS",
+        help=f"stop a splitter that takes longer on a corpus at one budget (default {TIMEOUT_SECONDS:.0f})",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=MAX_SECONDS,
+        metavar="SECONDS",
+        help=f"start no run after this many seconds; the rest are listed as skipped (default {MAX_SECONDS:.0f})",
+    )
+    parser.add_argument("--output-dir", type=Path, default=RESULTS, help=f"where latest.* go (default: {RESULTS})")
+    parser.add_argument("--no-docs", action="store_true", help="do not rewrite docs/benchmarks.md")
+
+
+def run(args: argparse.Namespace, echo: Echo = print) -> int:
+    """Run the harness as `args` say; returns the exit code."""
+    quiet_peers()
+    if args.corpus is not None:
+        if not args.doc_type:
+            echo("error: --corpus needs --doc-type")
+            return 2
+        if not args.corpus.is_dir():
+            echo(f"error: {args.corpus} is not a folder")
+            return 2
+        corpora = [folder_corpus(args.corpus, args.doc_type)]
+    else:
+        corpora = default_corpora()
+    peers = [p for p in PEERS if not args.splitters or any(w.lower() in p.name.lower() for w in args.splitters)]
+    budgets = sorted(set(args.budgets))
+    if not peers or not budgets or min(budgets) < 1:
+        echo("error: no splitter matches --splitters, or a budget is below 1")
+        return 2
+    started = time.perf_counter()
+    rows: list[Row] = []
+    for corpus in corpora:
+        corpus_rows = run_corpus(
+            corpus,
+            peers,
+            budgets,
+            memory=not args.no_memory,
+            echo=echo,
+            timeout=args.timeout,
+            deadline=started + args.max_seconds,
+        )
+        rows += corpus_rows
+        echo(f"\n### {corpus.name}\n\n{table(corpus_rows, corpus.doc_type)}")
+    docs = None if args.no_docs or args.corpus is not None else DOCS
+    write_results(rows, corpora, budgets, args.output_dir, docs, echo)
+    echo(f"done in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

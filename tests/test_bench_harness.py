@@ -1,0 +1,71 @@
+"""The harness on a tiny hand-made corpus: figures add up over documents, and splitters
+that are unavailable, fail or run too long become rows with the reason."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from benchmarks.corpora import Corpus, Document
+from benchmarks.harness import report, run_corpus
+from benchmarks.peers import OUTLINE, PEERS, Peer
+
+DOCS = (
+    Document(Path("one.md"), "# One\n\nA first sentence. A second one.\n\n- a\n- b\n"),
+    Document(Path("two.md"), "# Two\n\n```\ncode\n```\n\n| x | y |\n|---|---|\n| 1 | 2 |\n"),
+)
+OUTLINE_PEER = next(peer for peer in PEERS if peer.name == OUTLINE)
+
+
+def by_paragraph(budget: int, doc_type: str, encoding: object):
+    return lambda text: [part for part in text.split("\n\n") if part.strip()]
+
+
+def test_figures_add_up_over_the_documents():
+    corpus = Corpus("tiny", "markdown", DOCS)
+    rows = run_corpus(corpus, [OUTLINE_PEER, Peer("paragraphs", None, by_paragraph)], [64], echo=lambda _: None)
+    whole, paragraphs = rows
+    assert whole.status == "ok" and whole.chunks == 2  # each document fits in one chunk
+    assert whole.exact_spans == 2 and whole.over_budget == 0
+    assert whole.kept_whole == {"list": [1, 1], "table": [1, 1], "fence": [1, 1]}
+    assert whole.peak_mb is not None
+    assert paragraphs.chunks == 6
+    assert paragraphs.exact_spans == 6
+    # "# One" and "# Two" each end a chunk whose body is in the next one
+    assert paragraphs.heading_orphans == 2
+    assert paragraphs.mid_sentence == [0, 4]  # two boundaries per document, none inside a sentence
+    assert "| paragraphs | 64 |" in report(rows, [corpus])
+
+
+def test_unavailable_failing_and_slow_splitters_become_rows_with_reasons():
+    def fails(budget: int, doc_type: str, encoding: object):
+        def split(text: str) -> list[str]:
+            raise RuntimeError("boom")
+
+        return split
+
+    def slow(budget: int, doc_type: str, encoding: object):
+        def split(text: str) -> list[str]:
+            time.sleep(30)
+            return [text]
+
+        return split
+
+    corpus = Corpus("tiny", "no-such-type", DOCS)
+    peers = [OUTLINE_PEER, Peer("fails", None, fails), Peer("slow", None, slow)]
+    rows = run_corpus(corpus, peers, [32, 64], memory=False, echo=lambda _: None, timeout=1.0)
+    assert [(row.splitter, row.budget, row.status) for row in rows] == [
+        (OUTLINE, 64, "skipped"),
+        ("fails", 64, "failed"),
+        ("slow", 64, "failed"),
+    ]  # the largest budget runs first; the others are not tried after a failure
+    assert rows[0].reason.startswith("doc type not available")
+    assert "RuntimeError: boom" in rows[1].reason
+    assert "timed out" in rows[2].reason
+
+
+def test_no_run_starts_after_the_deadline():
+    corpus = Corpus("tiny", "markdown", DOCS)
+    rows = run_corpus(corpus, [OUTLINE_PEER], [32, 64], memory=False, echo=lambda _: None, deadline=0.0)
+    assert [(row.budget, row.status) for row in rows] == [(64, "skipped")]
+    assert "time budget" in rows[0].reason
