@@ -73,6 +73,16 @@ def _outline(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Chunker
     return lambda text: [chunk.text for chunk in splitter.split(text)]
 
 
+def _outline_text(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Chunker:
+    """HTML's text mode: chunks of readable text, sized in tokens of that text."""
+    if doc_type not in doc_types():
+        raise Unavailable("doc type not available")
+    from outline_splitter import OutlineTextSplitter
+
+    splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=budget, tokenizer=encoding, output="text")
+    return lambda text: [chunk.text for chunk in splitter.split(text)]
+
+
 # -- LangChain ----------------------------------------------------------------------
 
 
@@ -202,6 +212,7 @@ def _first_line(exc: BaseException) -> str:
 _CODE = frozenset({"python"})
 PEERS: tuple[Peer, ...] = (
     Peer(OUTLINE, None, _outline),
+    Peer(f"{OUTLINE} text output", frozenset({"html"}), _outline_text),
     Peer("langchain RecursiveCharacter tiktoken", None, _langchain_recursive),
     Peer("langchain RecursiveCharacter from_language", frozenset(LANGUAGES), _langchain_language),
     Peer(

@@ -12,7 +12,6 @@ on one line of stderr.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -69,30 +68,40 @@ def read_input(path: Path, encoding: str) -> str:
 
 
 def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
-    """`OutlineTextSplitter` keyword arguments from the options (doc type aside);
-    `ValueError` with the reason when they do not fit together."""
+    """`OutlineTextSplitter` keyword arguments from the options (doc type and output
+    aside); `ValueError` with the reason when they do not fit together."""
     options: dict[str, Any] = {
         "chunk_size": args.chunk_size,
         "chunk_overlap": args.overlap,
         "tokenizer": args.tokenizer,
     }
-    if args.output != "html":
-        if "output" not in inspect.signature(OutlineTextSplitter).parameters:
-            raise ValueError(f"--output {args.output} needs HTML support, which this installation does not have")
-        options["output"] = args.output
-    OutlineTextSplitter(doc_type=args.doc_type, **options)  # validates every option once, up front
+    if args.doc_type != "auto":  # validates every option once, up front
+        OutlineTextSplitter(doc_type=args.doc_type, output=_output_for(args.doc_type, args.output), **options)
+    else:
+        OutlineTextSplitter(**options)
     return options
 
 
+def _output_for(doc_type: str, output: str) -> str | None:
+    """`--output text` applies to formats that have a text mode (HTML); the others are
+    split as source whatever it says, so one folder can hold both."""
+    return output if output in resolve_doc_type(doc_type).outputs else None
+
+
 def split_path(
-    path: Path, doc_type: str, options: dict[str, Any], encoding: str, splitters: dict[str, OutlineTextSplitter]
+    path: Path,
+    doc_type: str,
+    options: dict[str, Any],
+    output: str,
+    encoding: str,
+    splitters: dict[str, OutlineTextSplitter],
 ) -> list[TextChunk]:
     """The chunks of one file, each with its `source` in the metadata; `InputError` or
     `ValueError` when the file cannot be read, decoded or typed."""
     resolved = doc_type_for_path(path) if doc_type == "auto" else doc_type
     text = read_input(path, encoding)
     if resolved not in splitters:
-        splitters[resolved] = OutlineTextSplitter(doc_type=resolved, **options)
+        splitters[resolved] = OutlineTextSplitter(doc_type=resolved, output=_output_for(resolved, output), **options)
     return [
         chunk.model_copy(update={"metadata": {**chunk.metadata, "source": str(path)}})
         for chunk in splitters[resolved].split(text)
@@ -150,7 +159,7 @@ def command_split(args: argparse.Namespace) -> int:
                 try:
                     if isinstance(item, InputError):
                         raise item
-                    chunks = split_path(item, args.doc_type, options, args.encoding, splitters)
+                    chunks = split_path(item, args.doc_type, options, args.output, args.encoding, splitters)
                 except (InputError, ValueError) as exc:
                     failures += 1
                     _error(str(exc) if isinstance(exc, InputError) else f"{item}: {exc}")

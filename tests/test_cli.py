@@ -169,3 +169,13 @@ def test_bench_runs_the_harness_on_a_folder(tree: Path):
     rows = json.loads((out / "latest.json").read_text(encoding="utf-8"))["rows"]
     assert [(row["splitter"], row["status"]) for row in rows] == [("outline-splitter", "ok")]
     assert run("bench", "--corpus", tree / "nowhere", "--doc-type", "markdown").returncode == 2
+
+
+def test_text_output_applies_to_html_and_leaves_other_formats_as_source(tmp_path: Path):
+    (tmp_path / "page.html").write_text("<h1>Title</h1><p>Hello <b>world</b>.</p>", encoding="utf-8")
+    (tmp_path / "notes.md").write_text("# Notes\n\nSome *text*.\n", encoding="utf-8")
+    done = run("split", tmp_path, "--output", "text")
+    assert done.returncode == 0, done.stderr
+    records = {Path(r["source"]).name: r for r in map(json.loads, done.stdout.splitlines())}
+    assert records["page.html"]["text"] == "Title\nHello world."
+    assert records["notes.md"]["text"] == "# Notes\n\nSome *text*."
