@@ -6,33 +6,18 @@ Splits the 40 standard-library modules of `stdlib_modules.py` at 512 tokens with
 parse and the walk) on its own. Times are CPU time of this process (the machines here
 are shared, and wall time follows their load), best of `--repeat` runs after a warm-up.
 
-    python benchmarks/code_speed.py [--chunk-size 512] [--repeat 5]
+    python -m benchmarks.code_speed [--chunk-size 512] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-import time
-from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: find benchmarks/
 
 from benchmarks.stdlib_modules import stdlib_module_paths
+from benchmarks.timing import cpu_seconds
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.registry import load_detector, resolve_doc_type
 from outline_splitter.tokens import load_encoding
-
-
-def best_time(run: Callable[[], object], repeat: int) -> float:
-    """Least CPU time of `repeat` runs of `run`."""
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.process_time()
-        run()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def main() -> None:
@@ -47,9 +32,9 @@ def main() -> None:
     for text in texts:  # warm-up: grammar, parser, tokenizer tables
         splitter.split(text)
 
-    tiktoken_pass = best_time(lambda: [encoding.encode_ordinary(text) for text in texts], args.repeat)
-    outline = best_time(lambda: [detect(text) for text in texts], args.repeat)
-    split = best_time(lambda: [splitter.split(text) for text in texts], args.repeat)
+    tiktoken_pass = cpu_seconds(lambda: [encoding.encode_ordinary(text) for text in texts], args.repeat)
+    outline = cpu_seconds(lambda: [detect(text) for text in texts], args.repeat)
+    split = cpu_seconds(lambda: [splitter.split(text) for text in texts], args.repeat)
     size = sum(len(text) for text in texts)
     print(f"{len(texts)} modules, {size / 1e6:.2f} M characters, chunk_size {args.chunk_size}")
     print(f"tiktoken encode_ordinary: {tiktoken_pass * 1000:8.1f} ms")

@@ -3,18 +3,18 @@ modes, as a ratio to one tiktoken pass (`encode_ordinary`) over the raw HTML and
 extracted text. Also the share of lists, tables and `pre` blocks whose readable text fits
 the budget that land whole in one chunk in text mode.
 
-    .venv/bin/python benchmarks/html_speed.py [chunk_size]
+    .venv/bin/python -m benchmarks.html_speed [chunk_size]
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
+from benchmarks.timing import cpu_seconds
 from detectors.html_text import extract_text
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.tokens import TiktokenTokenizer
@@ -63,10 +63,8 @@ def main() -> None:
 
 
 def timed(function: Callable[[str], object], items: Iterable[str]) -> float:
-    started = time.perf_counter()
-    for item in items:
-        function(item)
-    return time.perf_counter() - started
+    """CPU seconds to run `function` over every item once."""
+    return cpu_seconds(lambda: [function(item) for item in items])
 
 
 def whole_blocks(pages: dict[str, str], chunks: dict[str, list], encoding: object, chunk_size: int) -> tuple[int, int]:  # type: ignore[type-arg]
