@@ -219,9 +219,10 @@ def structure_for(doc_type: str, text: str, count: Counter) -> Structure:
     return Structure(stream=squash(text))
 
 
-def chunk_stream(doc_type: str, chunk: str) -> str:
+def chunk_stream(doc_type: str, chunk: str, markup: bool = True) -> str:
     """A chunk in the form its document's `Structure.stream` has: squashed, and for HTML
-    the visible text of the fragment when it holds markup."""
-    if doc_type == "html" and "<" in chunk:
+    the visible text of the fragment when it holds markup (never for a splitter whose
+    chunks are readable text, `markup=False`: a `<` there is text, as in `a < b`)."""
+    if doc_type == "html" and markup and "<" in chunk:
         return squash(html_visible_text(chunk))
     return squash(chunk)

@@ -124,8 +124,10 @@ def measure(
     structures: Sequence[Structure],
     outputs: Sequence[Sequence[str]],
     count: Callable[[str], int],
+    emits_text: bool = False,
 ) -> None:
-    """Fill `row`'s chunk and structure figures from the chunks of every document."""
+    """Fill `row`'s chunk and structure figures from the chunks of every document
+    (`emits_text`: the chunks are readable text, never markup to parse)."""
     counts: list[int] = []
     kinds = UNIT_KINDS.get(corpus.doc_type, ())
     kept = {kind: [0, 0] for kind in kinds}
@@ -133,7 +135,7 @@ def measure(
         chunks = [chunk for chunk in chunks if chunk.strip()]
         counts.extend(count(chunk) for chunk in chunks)
         row.exact_spans += figures.exact_spans(document.text, chunks)
-        streams = [chunk_stream(corpus.doc_type, chunk) for chunk in chunks]
+        streams = [chunk_stream(corpus.doc_type, chunk, markup=not emits_text) for chunk in chunks]
         for kind in kinds:
             whole, eligible = figures.kept_whole(structure.units, kind, streams, row.budget)
             kept[kind][0] += whole
@@ -265,7 +267,7 @@ def run_corpus(
             row.seconds, outputs = outcome[1], outcome[2]
             row.mb_per_s = figures.throughput(row.seconds, corpus.megabytes)
             row.tiktoken_ratio = figures.tiktoken_ratio(row.seconds, floor)
-            measure(row, corpus, structures, outputs, count)
+            measure(row, corpus, structures, outputs, count, peer.emits_text)
             echo(f"  {peer.name} @ {budget}: {row.seconds:.2f} s, {row.chunks} chunks")
     rows.sort(key=lambda r: (peers.index(next(p for p in peers if p.name == r.splitter)), r.budget))
     return rows

@@ -41,12 +41,14 @@ class Unavailable(Exception):
 class Peer:
     """A splitter under test: its display name, the doc types it applies to (`None`: any),
     how to build its chunker for a budget and a doc type, and the doc types where a
-    specialised splitter of the same library runs instead (`instead_of`)."""
+    specialised splitter of the same library runs instead (`instead_of`); `emits_text`
+    when its chunks are readable text rather than slices of markup."""
 
     name: str
     doc_types: frozenset[str] | None
     build: Callable[[int, str, tiktoken.Encoding], Chunker]
     instead_of: frozenset[str] = frozenset()
+    emits_text: bool = False
 
     def applies_to(self, doc_type: str) -> bool:
         return (self.doc_types is None or doc_type in self.doc_types) and doc_type not in self.instead_of
@@ -212,7 +214,7 @@ def _first_line(exc: BaseException) -> str:
 _CODE = frozenset({"python"})
 PEERS: tuple[Peer, ...] = (
     Peer(OUTLINE, None, _outline),
-    Peer(f"{OUTLINE} text output", frozenset({"html"}), _outline_text),
+    Peer(f"{OUTLINE} text output", frozenset({"html"}), _outline_text, emits_text=True),
     Peer("langchain RecursiveCharacter tiktoken", None, _langchain_recursive),
     Peer("langchain RecursiveCharacter from_language", frozenset(LANGUAGES), _langchain_language),
     Peer(

@@ -192,6 +192,9 @@ def test_html_units_from_selectolax_source_and_text_chunks():
     ends = figures.chunk_ends(structure.stream, streams)
     assert figures.mid_sentence_cuts(structure.sentences, ends) == (0, 1)
     assert figures.heading_orphans([squash("T Steps"), "x"], structure.headings) == 1
+    # readable text that shows markup (code in a `pre`) is text, not markup to parse
+    assert chunk_stream("html", "if a <b and c> d", markup=False) == "ifa<bandc>d"
+    assert chunk_stream("html", "if a <b and c> d") != "ifa<bandc>d"
 
 
 def test_peers_return_chunk_texts_or_say_why_not():
