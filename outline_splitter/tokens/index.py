@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from functools import lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -44,7 +44,7 @@ _VERIFIED_PATTERNS = frozenset(
 )
 SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)|(?<=[A-Za-z])(?=[\W\d_])")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_BLOCK = 256
 _SHORT_EDGE = 24
 # An estimate from whole-document token positions can be off by the tokens of the
 # two edge pieces; past this margin over a limit it is trusted as "over".
@@ -86,28 +86,21 @@ class TokenIndex:
         self.total = len(tokens)
         self._ascii = self.text.isascii()
         if not self._ascii:
-            self._run_starts: list[int] = []
-            self._run_ends: list[int] = []
-            self._extra_before: list[int] = []  # extra UTF-8 bytes before each run
-            extra = 0
-            for match in _NON_ASCII_RUN.finditer(self.text):
-                self._run_starts.append(match.start())
-                self._run_ends.append(match.end())
-                self._extra_before.append(extra)
-                extra += len(match.group().encode("utf-8")) - len(match.group())
-            self._extra_before.append(extra)  # and after the last one, so run i ends with [i + 1]
+            # UTF-8 length of the text before each block of _BLOCK characters: a byte
+            # offset is then one short encode away, and building this costs far less
+            # than finding every non-ASCII run with a regular expression.
+            text = self.text
+            sizes = (len(text[i : i + _BLOCK].encode("utf-8")) for i in range(0, len(text), _BLOCK))
+            self._block_bytes = list(accumulate(sizes, initial=0))
 
     def _byte_offset(self, pos: int) -> int:
         if self._ascii:
             return pos
-        i = bisect_right(self._run_starts, pos) - 1
-        if i < 0:
-            return pos
-        run_start = self._run_starts[i]
-        if pos >= self._run_ends[i]:
-            return pos + self._extra_before[i + 1]
-        inside = self.text[run_start:pos]
-        return pos + self._extra_before[i] + len(inside.encode("utf-8")) - len(inside)
+        block, inside = divmod(pos, _BLOCK)
+        offset = self._block_bytes[block]
+        if inside:
+            offset += len(self.text[pos - inside : pos].encode("utf-8"))
+        return offset
 
     def _token_at(self, pos: int) -> int | None:
         """Index of the whole-document token starting at `pos`, if one does."""
