@@ -133,3 +133,16 @@ def test_same_input_same_output(doc_type):
     text = (STEPS + "Some closing prose. " * 30) * 3
     splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=50, chunk_overlap=5)
     assert [c.model_dump() for c in splitter.split(text)] == [c.model_dump() for c in splitter.split(text)]
+
+
+def test_sentences_end_after_closing_quotes_brackets_and_tags():
+    from outline_splitter.packing.leaf import sentences
+
+    text = 'He said "Go." Then (twice.) <b>Bold end.</b> <a href="x">Link</a> starts. e.g. this stays.'
+    parts = [text[a:b].strip() for a, b in sentences(text, 0, len(text))]
+    assert parts == [
+        'He said "Go."',
+        "Then (twice.)",
+        "<b>Bold end.</b>",
+        '<a href="x">Link</a> starts. e.g. this stays.',
+    ]

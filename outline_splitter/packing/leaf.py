@@ -16,11 +16,11 @@ from outline_splitter.packing.view import ESTIMATE_SLACK, ChunkView, fits
 
 Span = tuple[int, int]
 
-# A sentence ends with terminal punctuation (and any closing quotes or brackets),
-# followed by white space and then something that can start a sentence: a capital, a
-# digit, an opening quote or bracket, or a non-Latin letter. "e.g. this" is not cut.
-_SENTENCE_END = re.compile(r"""[.!?…。！？]+["'”’)\]]*\s+(?=["'“‘(\[]?[^\sa-z])""")
-_CJK_SENTENCE_END = re.compile(r"[。！？]")
+# A sentence ends with terminal punctuation (and any closing quotes, brackets or, in
+# markup, closing tags), followed by white space and then something that can start a
+# sentence: a capital, a digit, an opening quote, bracket or tag, or a non-Latin
+# letter. "e.g. this" is not cut.
+_SENTENCE_END = re.compile(r"""[.!?…。！？]+(?:["'”’)\]]|</[A-Za-z][\w-]*>)*\s+(?=["'“‘(\[]?[^\sa-z])""")
 _LINE_END = re.compile(r"\r\n?|\n")
 _WORD = re.compile(r"\S+")
 # How far from the limit a close estimate must be to steer a search without a count.
