@@ -90,17 +90,17 @@ class TokenIndex:
             # offset is then one short encode away, and building this costs far less
             # than finding every non-ASCII run with a regular expression.
             text = self.text
-            sizes = (len(text[i : i + _BLOCK].encode("utf-8")) for i in range(0, len(text), _BLOCK))
-            self._block_bytes = list(accumulate(sizes, initial=0))
+            blocks = [text[i : i + _BLOCK] for i in range(0, len(text), _BLOCK)]
+            self._block_ascii = [block.isascii() for block in blocks]
+            self._block_bytes = list(accumulate((len(block.encode("utf-8")) for block in blocks), initial=0))
 
     def _byte_offset(self, pos: int) -> int:
         if self._ascii:
             return pos
         block, inside = divmod(pos, _BLOCK)
-        offset = self._block_bytes[block]
-        if inside:
-            offset += len(self.text[pos - inside : pos].encode("utf-8"))
-        return offset
+        if not inside or self._block_ascii[block]:
+            return self._block_bytes[block] + inside
+        return self._block_bytes[block] + len(self.text[pos - inside : pos].encode("utf-8"))
 
     def _token_at(self, pos: int) -> int | None:
         """Index of the whole-document token starting at `pos`, if one does."""
