@@ -119,7 +119,7 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
         return first - 1
     for trust_estimates in (True, False):
 
-        def fits(i: int, trust_estimates: bool = trust_estimates) -> bool:
+        def fits_to(i: int, trust_estimates: bool = trust_estimates) -> bool:
             estimate = view.close_estimate(start, ends[i]) if trust_estimates else None
             if estimate is not None and abs(estimate - limit) > _ESTIMATE_MARGIN:
                 return estimate < limit
@@ -127,7 +127,7 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
 
         low, high, step = first, len(ends), 1  # ends[low] fits; ends[high] does not
         while low + step < high:
-            if fits(low + step):
+            if fits_to(low + step):
                 low += step
                 step *= 2
             else:
@@ -135,7 +135,7 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
                 break
         while high - low > 1:
             middle = (low + high) // 2
-            if fits(middle):
+            if fits_to(middle):
                 low = middle
             else:
                 high = middle
