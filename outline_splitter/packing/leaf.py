@@ -111,18 +111,19 @@ def _joined_parts(view: ChunkView, parts: list[Span], limit: int, levels: tuple[
 def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, limit: int) -> int:
     """The largest index `i >= first` with `count(start, ends[i]) <= limit`, or
     `first - 1` if none; found by galloping then bisecting, so a long run costs a
-    logarithmic number of counts. Where a close estimate is clearly off the limit it
-    decides instead of an exact count (an exact count of a long span with no sync point
-    is a full encode); the answer is then checked exactly, and searched again with
-    exact counts alone in the rare case the estimate misled."""
+    logarithmic number of counts. Where there is a close estimate it decides alone,
+    counting a span within `_ESTIMATE_MARGIN` of the limit as over (an exact count of a
+    long span with no sync point is a full encode): the answer, a few tokens short of the
+    fullest cut at most, is then checked exactly, and searched again with exact counts
+    alone in the rare case the estimate misled."""
     if view.count(start, ends[first], limit) > limit:
         return first - 1
     for trust_estimates in (True, False):
 
         def fits_to(i: int, trust_estimates: bool = trust_estimates) -> bool:
             estimate = view.close_estimate(start, ends[i]) if trust_estimates else None
-            if estimate is not None and abs(estimate - limit) > _ESTIMATE_MARGIN:
-                return estimate < limit
+            if estimate is not None:  # near the limit counts as over: one exact check at the end
+                return estimate + _ESTIMATE_MARGIN <= limit
             return view.count(start, ends[i], limit) <= limit
 
         low, high, step = first, len(ends), 1  # ends[low] fits; ends[high] does not
