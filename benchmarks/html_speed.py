@@ -14,7 +14,7 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from benchmarks.timing import cpu_seconds
+from benchmarks.timing import best_of_rounds, cpu_seconds
 from detectors.html_text import extract_text
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.tokens import TiktokenTokenizer
@@ -31,20 +31,22 @@ def main() -> None:
 
     modes = ("html", "text")
     splitters = {mode: OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=mode) for mode in modes}
-    runs: dict[str, list[float]] = {"raw": [], "text pass": [], "html": [], "text": []}
-    for _ in range(3):  # interleaved rounds, best of each: the machine is shared
-        runs["raw"].append(timed(encoding.encode_ordinary, pages.values()))
-        runs["text pass"].append(timed(encoding.encode_ordinary, texts.values()))
-        for output, splitter in splitters.items():
-            runs[output].append(timed(splitter.split, pages.values()))
-    raw_pass, text_pass = min(runs["raw"]), min(runs["text pass"])
+    best = best_of_rounds(
+        {
+            "raw": lambda: [encoding.encode_ordinary(page) for page in pages.values()],
+            "text pass": lambda: [encoding.encode_ordinary(text) for text in texts.values()],
+            **{output: _splitting(splitter, pages.values()) for output, splitter in splitters.items()},
+        },
+        rounds=3,
+    )
+    raw_pass, text_pass = best["raw"], best["text pass"]
     print(
         f"{len(pages)} pages, {sum(map(len, pages.values())) / 1e6:.1f} M characters of HTML, "
         f"{sum(map(len, texts.values())) / 1e6:.1f} M of text, chunk_size {chunk_size}"
     )
     print(f"tiktoken pass: raw HTML {raw_pass:.2f} s, extracted text {text_pass:.2f} s")
     for output, splitter in splitters.items():
-        elapsed = min(runs[output])
+        elapsed = best[output]
         chunks = {name: splitter.split(html) for name, html in pages.items()}
         count = sum(map(len, chunks.values()))
         over = sum(c.token_count > chunk_size for page in chunks.values() for c in page)
@@ -53,7 +55,7 @@ def main() -> None:
             f"{elapsed / text_pass:.2f}x the text pass; {count} chunks, {over} over budget"
         )
         for name in ("wikipedia.html", "wikipedia-2.html"):
-            print(f"  {name}: {min(timed(splitter.split, [pages[name]]) for _ in range(3)):.2f} s")
+            print(f"  {name}: {cpu_seconds(_splitting(splitter, [pages[name]]), 3):.2f} s")
         if output == "text":
             whole, fitting = whole_blocks(pages, chunks, encoding, chunk_size)
             print(
@@ -62,9 +64,8 @@ def main() -> None:
             )
 
 
-def timed(function: Callable[[str], object], items: Iterable[str]) -> float:
-    """CPU seconds to run `function` over every item once."""
-    return cpu_seconds(lambda: [function(item) for item in items])
+def _splitting(splitter: OutlineTextSplitter, pages: Iterable[str]) -> Callable[[], object]:
+    return lambda: [splitter.split(page) for page in pages]
 
 
 def whole_blocks(pages: dict[str, str], chunks: dict[str, list], encoding: object, chunk_size: int) -> tuple[int, int]:  # type: ignore[type-arg]

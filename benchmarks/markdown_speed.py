@@ -5,7 +5,8 @@
 The denominator is `encode_ordinary` over every document, the floor any splitter with
 exact counts pays; the numerator is `OutlineTextSplitter.split` over the same documents,
 and, for scale, markdown-it-py's block pass alone (which the Markdown detector runs).
-Each is the least CPU time of `--repeat` runs (`benchmarks/timing.py`).
+Each is the least CPU time of `--repeat` rounds in which they take turns
+(`benchmarks/timing.py`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks.timing import cpu_seconds
+from benchmarks.timing import best_of_rounds
 from detectors.markdown import _parser
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.tokens import load_encoding
@@ -30,9 +31,15 @@ def main() -> None:
     encoding = load_encoding("cl100k_base")
     splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=args.budget)
     splitter.split(texts[0])  # load the parser and the tokenizer tables outside the timing
-    floor = cpu_seconds(repeat=args.repeat, run=lambda: [encoding.encode_ordinary(t) for t in texts])
-    split = cpu_seconds(repeat=args.repeat, run=lambda: [splitter.split(t) for t in texts])
-    block_pass = cpu_seconds(repeat=args.repeat, run=lambda: [_parser().parse(t) for t in texts])
+    best = best_of_rounds(
+        {
+            "floor": lambda: [encoding.encode_ordinary(t) for t in texts],
+            "split": lambda: [splitter.split(t) for t in texts],
+            "block pass": lambda: [_parser().parse(t) for t in texts],
+        },
+        args.repeat,
+    )
+    floor, split, block_pass = best["floor"], best["split"], best["block pass"]
     megabytes = sum(len(t.encode("utf-8")) for t in texts) / 1e6
     print(f"{len(texts)} documents, {megabytes:.2f} MB, budget {args.budget}")
     print(f"tiktoken encode_ordinary: {floor:.3f} s ({megabytes / floor:.1f} MB/s) = 1.00x")
