@@ -79,6 +79,7 @@ class OutlineTextSplitter:
 
     def outline(self, text: str) -> OutlineNode:
         """The document's outline (pass one alone), as validated `OutlineNode`s."""
+        _check_text(text)
         return OutlineNode.from_node(self._detect(text, self._require_format()).expand_all())
 
     def _require_format(self) -> DocFormat:
@@ -87,7 +88,6 @@ class OutlineTextSplitter:
         return self._format
 
     def _detect(self, text: str, fmt: DocFormat) -> Node:
-        _check_text(text)
         root = load_detector(fmt)(text)
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
@@ -133,8 +133,7 @@ class OutlineTextSplitter:
             chunk.metadata["source"] = str(path)
         return chunks
 
-    def _view(self, text: str, root: Node, fmt: DocFormat) -> ChunkView:
-        output = self._output_for(fmt)
+    def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
         if fmt.view is not None:
             view: ChunkView = load_function(fmt.view)(text, root, self.tokenizer, output)
             return view
@@ -146,7 +145,7 @@ class OutlineTextSplitter:
         if not text.strip():
             return []
         root = self._detect(text, fmt)
-        view = self._view(text, root, fmt)
+        view = self._view(text, root, fmt, output)
         spans = pack_outline(root, view, self.chunk_size, self.max_chunk_size, self.min_chunk_size)
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
