@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 from benchmarks.stdlib_modules import stdlib_module_paths
-from benchmarks.timing import best_of_rounds
+from benchmarks.timing import best_per_document
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.registry import load_detector, resolve_doc_type
 from outline_splitter.tokens import load_encoding
@@ -32,12 +32,9 @@ def main() -> None:
     for text in texts:  # warm-up: grammar, parser, tokenizer tables
         splitter.split(text)
 
-    best = best_of_rounds(
-        {
-            "tiktoken": lambda: [encoding.encode_ordinary(text) for text in texts],
-            "outline": lambda: [detect(text) for text in texts],
-            "split": lambda: [splitter.split(text) for text in texts],
-        },
+    best = best_per_document(
+        {"tiktoken": encoding.encode_ordinary, "outline": detect, "split": splitter.split},
+        texts,
         args.repeat,
     )
     tiktoken_pass, outline, split = best["tiktoken"], best["outline"], best["split"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from benchmarks.timing import best_of_rounds, cpu_seconds
+from benchmarks.timing import best_per_document, cpu_seconds
 from detectors.html_text import extract_text
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.tokens import TiktokenTokenizer
@@ -28,16 +28,18 @@ def main() -> None:
     pages = {path.name: path.read_text(encoding="utf-8") for path in sorted(CORPUS.glob("*.html"))}
     encoding = TiktokenTokenizer.from_name("cl100k_base").encoding
     texts = {name: extract_text(html) for name, html in pages.items()}
+    texts_by_page = {html: texts[name] for name, html in pages.items()}
 
     modes = ("html", "text")
     splitters = {mode: OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=mode) for mode in modes}
-    best = best_of_rounds(
+    best = best_per_document(
         {
-            "raw": lambda: [encoding.encode_ordinary(page) for page in pages.values()],
-            "text pass": lambda: [encoding.encode_ordinary(text) for text in texts.values()],
-            **{output: _splitting(splitter, pages.values()) for output, splitter in splitters.items()},
+            "raw": encoding.encode_ordinary,
+            "text pass": lambda page: encoding.encode_ordinary(texts_by_page[page]),
+            **{output: splitter.split for output, splitter in splitters.items()},
         },
-        rounds=3,
+        pages.values(),
+        repeat=5,
     )
     raw_pass, text_pass = best["raw"], best["text pass"]
     print(

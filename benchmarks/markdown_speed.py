@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from benchmarks.timing import best_of_rounds
+from benchmarks.timing import best_per_document
 from detectors.markdown import _parser
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.tokens import load_encoding
@@ -31,12 +31,10 @@ def main() -> None:
     encoding = load_encoding("cl100k_base")
     splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=args.budget)
     splitter.split(texts[0])  # load the parser and the tokenizer tables outside the timing
-    best = best_of_rounds(
-        {
-            "floor": lambda: [encoding.encode_ordinary(t) for t in texts],
-            "split": lambda: [splitter.split(t) for t in texts],
-            "block pass": lambda: [_parser().parse(t) for t in texts],
-        },
+    parser_block = _parser()
+    best = best_per_document(
+        {"floor": encoding.encode_ordinary, "split": splitter.split, "block pass": parser_block.parse},
+        texts,
         args.repeat,
     )
     floor, split, block_pass = best["floor"], best["split"], best["block pass"]

@@ -1,15 +1,18 @@
-"""Timing for the speed scripts: CPU time of this process, best of several rounds.
+"""Timing for the speed scripts: CPU time of this process, each document's best of
+several turns.
 
 CPU time rather than wall time: the machines here are shared, and wall time follows
 their load while a single-threaded run's CPU time barely does. Even so, this VM's speed
-drifts by ±20% over minutes, so `best_of_rounds` times the runs it compares in turns,
-round after round, and keeps each one's best: a ratio then compares like with like.
+drifts by ±20% within seconds, so `best_per_document` has the runs it compares take
+turns on each document, several times over, and sums each run's best time per document:
+a ratio then compares runs made within milliseconds of each other. (Timing each run over
+the whole corpus in turns, round after round, still moved the same ratio by ±15%.)
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 
 def cpu_seconds(run: Callable[[], object], repeat: int = 1) -> float:
@@ -22,10 +25,19 @@ def cpu_seconds(run: Callable[[], object], repeat: int = 1) -> float:
     return best
 
 
-def best_of_rounds(runs: Mapping[str, Callable[[], object]], rounds: int) -> dict[str, float]:
-    """Each run's least CPU time over `rounds` rounds, the runs taking turns in each."""
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(rounds):
-        for name, run in runs.items():
-            best[name] = min(best[name], cpu_seconds(run))
-    return best
+def best_per_document(
+    runs: Mapping[str, Callable[[str], object]], documents: Iterable[str], repeat: int
+) -> dict[str, float]:
+    """For each run, the sum over `documents` of its least CPU time on each, the runs
+    taking turns on a document `repeat` times before the next document."""
+    total = dict.fromkeys(runs, 0.0)
+    for document in documents:
+        best = dict.fromkeys(runs, float("inf"))
+        for _ in range(repeat):
+            for name, run in runs.items():
+                started = time.process_time()
+                run(document)
+                best[name] = min(best[name], time.process_time() - started)
+        for name in runs:
+            total[name] += best[name]
+    return total

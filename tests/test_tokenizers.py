@@ -16,7 +16,7 @@ from outline_splitter.tokens import (
     load_encoding,
     resolve_tokenizer,
 )
-from outline_splitter.tokens.index import TokenIndex
+from outline_splitter.tokens.index import SYNC_POINT, TokenIndex
 
 # Characters that exercise every alternative of the cl100k pre-tokenizer: letters
 # (Latin, accented, CJK), digits, superscripts, apostrophes, punctuation, all kinds of
@@ -70,6 +70,34 @@ def test_token_index_counts_equal_plain_encodes(cl100k, text, data):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))
         assert index.count(start, end) == cl100k.count(text[start:end])
+
+
+def _token_ends(encoding, text):
+    """Byte offsets at which the tokens of a plain encode of `text` end."""
+    ends, offset = set(), 0
+    for token in encoding.encode_ordinary(text):
+        offset += len(encoding.decode_single_token_bytes(token))
+        ends.add(offset)
+    return ends
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab Zé1234²'s.,;:[]-_\"<>= \t\n\r\n\u00a0😀\u0301")), max_size=120),
+    data=st.data(),
+)
+def test_sync_points_are_token_boundaries_of_every_span_around_them(cl100k, text, data):
+    # The theory behind TokenIndex, checked directly: the plain-encode fallback would
+    # otherwise hide a wrong sync point behind correct (but slow) counts.
+    index = TokenIndex(cl100k, text)
+    encoding = cl100k.encoding
+    points = {p for p in range(1, len(text)) if index._is_sync(p)}
+    assert points >= {m.start() for m in SYNC_POINT.finditer(text)} - {0, len(text)}
+    for point in points:
+        start = data.draw(st.integers(0, point - 1))
+        end = data.draw(st.integers(point + 1, len(text)))
+        span = text[start:end]
+        assert len(text[start:point].encode("utf-8")) in _token_ends(encoding, span), (span, point - start)
 
 
 def test_token_index_on_real_prose_and_markup(cl100k):

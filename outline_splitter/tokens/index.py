@@ -4,11 +4,13 @@ tiktoken splits text into pieces with a regular expression and encodes each piec
 its own. Some positions are piece boundaries in every scan that covers them, whatever
 the scan's start or end ("sync points"): right after a line break when the next
 character is not white space, and right after a letter or digit when the next
-character is white space, and right after an ASCII letter when the next character is
-no letter (no piece of the cl100k pattern runs from a letter or digit into white space,
-nor from a line break into a non-space, nor from a letter into anything but letters: a
-run of letters is possessive; this last rule gives markup and minified code, `class="a"`,
-`f(x);`, the sync points their few spaces do not). Between two sync points the tokens of
+character is white space, right after an ASCII letter when the next character is no
+letter, and right after an ASCII digit when the next character is an ASCII non-digit (no
+piece of the cl100k pattern runs from a letter or digit into white space, nor from a line
+break into a non-space, nor from a letter into anything but letters: a run of letters is
+possessive; and a piece holding a digit holds digits only. The last two rules give markup,
+minified code and number lists, `class="a"`, `f(x);`, `[97980687,98151207]`, the sync
+points their few spaces do not). Between two sync points the tokens of
 any span are the tokens of the whole document there, so
 
     count(a, b) = encode(text[a:s1]) + (whole-document tokens in [s1, s2)) + encode(text[s2:b])
@@ -28,6 +30,8 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from outline_splitter.tokens.tiktoken_tokenizer import sanitize
 
 if TYPE_CHECKING:
@@ -42,8 +46,9 @@ _VERIFIED_PATTERNS = frozenset(
         r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",  # noqa: E501
     }
 )
-SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)|(?<=[A-Za-z])(?=[\W\d_])")
+SYNC_POINT = re.compile(r"(?<=[\r\n])(?=\S)|(?<=[^\W_])(?=\s)|(?<=[A-Za-z])(?=[\W\d_])|(?<=[0-9])(?=[\x00-/:-\x7f])")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_DIGITS = frozenset("0123456789")
 _BLOCK = 256
 _SHORT_EDGE = 24
 # An estimate from whole-document token positions can be off by the tokens of the
@@ -57,9 +62,9 @@ def supports_index(encoding: tiktoken.Encoding) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _token_byte_lengths(encoding: tiktoken.Encoding) -> list[int]:
+def _token_byte_lengths(encoding: tiktoken.Encoding) -> np.ndarray[tuple[int], np.dtype[np.int64]]:
     ranks: dict[bytes, int] | None = getattr(encoding, "_mergeable_ranks", None)
-    lengths = [0] * encoding.n_vocab
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
     if ranks is not None:
         for token_bytes, rank in ranks.items():
             lengths[rank] = len(token_bytes)
@@ -79,10 +84,14 @@ class TokenIndex:
         encoding = tokenizer.encoding
         self._encode = encoding.encode_ordinary
         self._short_counts: dict[str, int] = {}
-        tokens = self._encode(self.text)
-        lengths = _token_byte_lengths(encoding)
-        # byte offset of each token boundary, 0 first and the text's byte length last
-        self._boundaries = list(accumulate(map(lengths.__getitem__, tokens), initial=0))
+        # As a numpy array the tokens never become Python ints, which makes this encode
+        # and the byte boundaries below cost less than a plain `encode_ordinary`.
+        tokens = encoding.encode_to_numpy(self.text, disallowed_special=())
+        # byte offset of each token boundary, 0 first and the text's byte length last (a
+        # list: `bisect` on a list is twice as fast as `searchsorted` on one position)
+        boundaries = np.zeros(len(tokens) + 1, dtype=np.int64)
+        np.cumsum(_token_byte_lengths(encoding)[tokens], out=boundaries[1:])
+        self._boundaries: list[int] = boundaries.tolist()
         self.total = len(tokens)
         self._ascii = self.text.isascii()
         if not self._ascii:
@@ -119,6 +128,8 @@ class TokenIndex:
             return before.isalnum()
         if before in _ASCII_LETTERS:
             return not after.isalpha()
+        if before in _ASCII_DIGITS:
+            return after < "\x80" and after not in _ASCII_DIGITS
         return before == "\n" or before == "\r"
 
     def _sync_at_or_after(self, pos: int, end: int) -> int | None:
