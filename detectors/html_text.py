@@ -121,6 +121,15 @@ class ExtractedText:
             hi -= 1
         return lo, hi
 
+    def source_position(self, lo: int) -> int:
+        """The furthest source offset `end` such that `span(start, end)` ends at or
+        before `lo` for every `start`: where the first visible character from `lo` on
+        comes from (blank characters at a span's end are not part of it)."""
+        text = self.text
+        while lo < len(text) and text[lo] in _BLANK:
+            lo += 1
+        return self.starts[lo] if lo < len(self.starts) else len(self.source)
+
     def source_span(self, lo: int, hi: int) -> tuple[int, int]:
         """The source span of the text `[lo, hi)` (non-empty, visible at both ends): from
         the first character's source to the end of the last one's (a whole entity)."""

@@ -84,6 +84,23 @@ def test_corpus_pages_keep_the_invariants(cl100k, folder, output, size):
         assert_blocks_whole(html, chunks, output, cl100k, size)
 
 
+@settings(max_examples=80, deadline=None)
+@given(html=html_documents(), data=st.data())
+def test_text_mode_reach_bounds_the_estimate_of_every_shorter_span(cl100k, html, data):
+    # The packer takes any span ending within `reach` as surely fitting without a count.
+    from outline_splitter.html_support import html_view
+
+    view = html_view(html, detect_html(html), cl100k, "text")
+    start = data.draw(st.integers(0, len(html)))
+    tokens = data.draw(st.integers(0, 30))
+    reach = view.reach(start, tokens)
+    assert reach is not None and start <= reach <= len(html)
+    for end in range(start, reach + 1):
+        assert view.counter.estimate(*view.rendered.span(start, end)) <= tokens
+    if reach < len(html):  # and it is the furthest such end
+        assert view.counter.estimate(*view.rendered.span(start, reach + 1)) > tokens
+
+
 def test_text_mode_reads_like_the_page(cl100k):
     html = (
         "<html><head><title>T</title><style>p{}</style></head><body>"

@@ -72,6 +72,22 @@ def test_token_index_counts_equal_plain_encodes(cl100k, text, data):
         assert index.count(start, end) == cl100k.count(text[start:end])
 
 
+@settings(max_examples=150, deadline=None)
+@given(text=TRICKY, data=st.data())
+def test_token_index_reach_is_the_furthest_end_within_the_estimate(cl100k, text, data):
+    index = TokenIndex(cl100k, text)
+    start = data.draw(st.integers(0, len(text)))
+    tokens = data.draw(st.integers(-2, 40))
+    reach = index.reach(start, tokens)
+    assert start <= reach <= len(text)
+    if tokens < 0:
+        assert reach == start
+        return
+    assert index.estimate(start, reach) <= tokens
+    assert reach == len(text) or index.estimate(start, reach + 1) > tokens
+    assert index.reach(start, tokens) == reach  # the kept answer
+
+
 def _token_ends(encoding, text):
     """Byte offsets at which the tokens of a plain encode of `text` end."""
     ends, offset = set(), 0

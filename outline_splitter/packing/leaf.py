@@ -10,7 +10,8 @@ longest runs of whole words that fit are found by galloping search.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 
 from outline_splitter.packing.view import ESTIMATE_SLACK, ChunkView, fits
 
@@ -27,25 +28,22 @@ _WORD = re.compile(r"\S+")
 _ESTIMATE_MARGIN = 8
 
 
-def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> Iterator[Span]:
-    cursor = start
-    for match in pattern.finditer(source, start, end):
-        if match.end() > cursor:
-            yield cursor, match.end()
-            cursor = match.end()
-    if cursor < end:
-        yield cursor, end
+def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> list[Span]:
+    cuts = [match.end() for match in pattern.finditer(source, start, end)]
+    if not cuts or cuts[-1] < end:
+        cuts.append(end)
+    return list(zip([start, *cuts], cuts))
 
 
-def sentences(source: str, start: int, end: int) -> Iterator[Span]:
+def sentences(source: str, start: int, end: int) -> list[Span]:
     return _split_at(_SENTENCE_END, source, start, end)
 
 
-def lines(source: str, start: int, end: int) -> Iterator[Span]:
+def lines(source: str, start: int, end: int) -> list[Span]:
     return _split_at(_LINE_END, source, start, end)
 
 
-Level = Callable[[str, int, int], Iterator[Span]]
+Level = Callable[[str, int, int], list[Span]]
 PROSE_LEVELS: tuple[Level, ...] = (sentences, lines)
 LINE_LEVELS: tuple[Level, ...] = (lines, sentences)
 
@@ -56,46 +54,22 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
     given levels come runs of whole words, then tokens.
 
     With a close estimate, the parts of a level come back already joined, as the greedy
-    packer would join them: each span runs over the most parts whose estimate is surely
-    under the limit (found by galloping over the part ends, checked by one exact count),
-    so a long script or stylesheet costs a few estimates per chunk, not a count per line."""
+    packer would join them: each span runs over the most parts that surely fit (those
+    ending within the estimate's reach), checked by one exact count, so a long script or
+    stylesheet costs one search per chunk, not a count per line."""
     if not levels:
         return group_words(view, start, end, limit)
-    parts = list(levels[0](view.source, start, end))
+    parts = levels[0](view.source, start, end)
     if len(parts) <= 1:
         return split_leaf(view, start, end, limit, levels[1:])
-    if view.close_estimate(start, start) is None:
-        out: list[Span] = []
-        for a, b in parts:
-            a, b = view.trim(a, b)
-            if a < b:
-                out.extend([(a, b)] if fits(view, a, b, limit) else split_leaf(view, a, b, limit, levels[1:]))
-        return out
-    return _joined_parts(view, parts, limit, levels)
-
-
-def _joined_parts(view: ChunkView, parts: list[Span], limit: int, levels: tuple[Level, ...]) -> list[Span]:
+    ends = [b for _, b in parts]
     out: list[Span] = []
-
-    def surely_fits(first: int, last: int) -> bool:
-        rough = view.close_estimate(parts[first][0], parts[last][1])
-        return rough is not None and rough + ESTIMATE_SLACK <= limit
-
     i = 0
     while i < len(parts):
-        if surely_fits(i, i):
-            step, last = 1, i  # gallop, then bisect, to the last part that still surely fits
-            while last + step < len(parts) and surely_fits(i, last + step):
-                last += step
-                step *= 2
-            high = min(last + step, len(parts))  # the first part known not to fit, or the end
-            while high - last > 1:
-                middle = (last + high) // 2
-                if surely_fits(i, middle):
-                    last = middle
-                else:
-                    high = middle
-            a, b = view.trim(parts[i][0], parts[last][1])
+        reach = view.reach(parts[i][0], limit - ESTIMATE_SLACK)
+        last = bisect_right(ends, reach, i) - 1 if reach is not None else i - 1
+        if last >= i:
+            a, b = view.trim(parts[i][0], ends[last])
             if last == i or view.count(a, b, limit) <= limit:
                 if a < b:
                     out.append((a, b))
@@ -110,39 +84,38 @@ def _joined_parts(view: ChunkView, parts: list[Span], limit: int, levels: tuple[
 
 def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, limit: int) -> int:
     """The largest index `i >= first` with `count(start, ends[i]) <= limit`, or
-    `first - 1` if none; found by galloping then bisecting, so a long run costs a
-    logarithmic number of counts. Where there is a close estimate it decides alone,
-    counting a span within `_ESTIMATE_MARGIN` of the limit as over (an exact count of a
-    long span with no sync point is a full encode): the answer, a few tokens short of the
-    fullest cut at most, is then checked exactly, and searched again with exact counts
-    alone in the rare case the estimate misled."""
+    `first - 1` if none. Where there is a close estimate it answers alone, counting a
+    span within `_ESTIMATE_MARGIN` of the limit as over (an exact count of a long span
+    with no sync point is a full encode): the answer, a few tokens short of the fullest
+    cut at most, is then checked exactly. Otherwise, or in the rare case the estimate
+    misled, exact counts find it by galloping then bisecting, so a long run costs a
+    logarithmic number of counts."""
     if view.count(start, ends[first], limit) > limit:
         return first - 1
-    for trust_estimates in (True, False):
-
-        def fits_to(i: int, trust_estimates: bool = trust_estimates) -> bool:
-            estimate = view.close_estimate(start, ends[i]) if trust_estimates else None
-            if estimate is not None:  # near the limit counts as over: one exact check at the end
-                return estimate + _ESTIMATE_MARGIN <= limit
-            return view.count(start, ends[i], limit) <= limit
-
-        low, high, step = first, len(ends), 1  # ends[low] fits; ends[high] does not
-        while low + step < high:
-            if fits_to(low + step):
-                low += step
-                step *= 2
-            else:
-                high = low + step
-                break
-        while high - low > 1:
-            middle = (low + high) // 2
-            if fits_to(middle):
-                low = middle
-            else:
-                high = middle
+    reach = view.reach(start, limit - _ESTIMATE_MARGIN)
+    if reach is not None:
+        low = max(first, bisect_right(ends, reach, first) - 1)
         if low == first or view.count(start, ends[low], limit) <= limit:
             return low
-    return first  # not reached: the exact pass always returns
+
+    def fits_to(i: int) -> bool:
+        return view.count(start, ends[i], limit) <= limit
+
+    low, high, step = first, len(ends), 1  # ends[low] fits; ends[high] does not
+    while low + step < high:
+        if fits_to(low + step):
+            low += step
+            step *= 2
+        else:
+            high = low + step
+            break
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits_to(middle):
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:

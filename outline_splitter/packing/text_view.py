@@ -28,6 +28,11 @@ class RenderedText(Protocol):
         """The source span that the non-empty rendering `[lo, hi)` comes from."""
         ...
 
+    def source_position(self, lo: int) -> int:
+        """The furthest source offset `end` such that `span(start, end)` ends at or
+        before `lo` for every `start`."""
+        ...
+
 
 class RenderedView:
     """Chunks read as the rendering of their span; spans are trimmed to the source of
@@ -38,7 +43,7 @@ class RenderedView:
         self.source = rendered.source
         self.rendered = rendered
         self.counter = counter
-        self._estimate = getattr(counter, "estimate", None) if hasattr(counter, "total") else None
+        self._reach = getattr(counter, "reach", None)
 
     def text(self, start: int, end: int) -> str:
         lo, hi = self.rendered.span(start, end)
@@ -54,9 +59,9 @@ class RenderedView:
             return start, start
         return self.rendered.source_span(lo, hi)
 
-    def close_estimate(self, start: int, end: int) -> int | None:
-        if self._estimate is None:
+    def reach(self, start: int, tokens: int) -> int | None:
+        if self._reach is None:
             return None
-        lo, hi = self.rendered.span(start, end)
-        estimate: int = self._estimate(lo, hi)
-        return estimate
+        # the rendering of a span from `start` begins at its first visible character
+        lo, _ = self.rendered.span(start, len(self.source))
+        return self.rendered.source_position(self._reach(lo, tokens))

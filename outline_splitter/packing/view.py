@@ -31,12 +31,15 @@ class ChunkView(Protocol):
         """The span without the edges that add nothing to its text (white space)."""
         ...
 
-    def close_estimate(self, start: int, end: int) -> int | None:
-        """A cheap count that is off by at most a few tokens, or None if there is none."""
+    def reach(self, start: int, tokens: int) -> int | None:
+        """The furthest end up to which a cheap close estimate of `[start, end)` stays at
+        most `tokens` (the count may pass it by the tokens of the two edge pieces), or
+        None if the view has no such estimate."""
         ...
 
 
 _NON_SPACE = re.compile(r"\S")
+_TRIM_WINDOW = 64
 
 # With a close estimate (whole-document token positions), a span this far under a limit
 # needs no exact count; every chunk is counted exactly when it is closed.
@@ -46,8 +49,8 @@ ESTIMATE_SLACK = 16
 def fits(view: ChunkView, start: int, end: int, limit: int) -> bool:
     """Whether `view.text(start, end)` has at most `limit` tokens (a close estimate far
     enough under the limit answers without an exact count)."""
-    rough = view.close_estimate(start, end)
-    if rough is not None and rough + ESTIMATE_SLACK <= limit:
+    reach = view.reach(start, limit - ESTIMATE_SLACK)
+    if reach is not None and end <= reach:
         return True
     return view.count(start, end, limit) <= limit
 
@@ -58,7 +61,7 @@ class SourceView:
     def __init__(self, source: str, counter: SpanCounter) -> None:
         self.source = source
         self.counter = counter
-        self._estimate = getattr(counter, "estimate", None) if hasattr(counter, "total") else None
+        self._reach = getattr(counter, "reach", None)
 
     def text(self, start: int, end: int) -> str:
         return self.source[start:end]
@@ -67,11 +70,17 @@ class SourceView:
         return self.counter.count(start, end, limit)
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
-        match = _NON_SPACE.search(self.source, start, end)
+        source = self.source
+        match = _NON_SPACE.search(source, start, end)
         if match is None:
             return end, end
         start = match.start()
-        return start, start + len(self.source[start:end].rstrip())
+        # strip the end a window at a time: rstrip on the whole span would copy it, and
+        # the outline's root and sections span megabytes
+        while source[end - 1].isspace():
+            window = source[max(start, end - _TRIM_WINDOW) : end]
+            end -= len(window) - len(window.rstrip())
+        return start, end
 
-    def close_estimate(self, start: int, end: int) -> int | None:
-        return self._estimate(start, end) if self._estimate is not None else None
+    def reach(self, start: int, tokens: int) -> int | None:
+        return self._reach(start, tokens) if self._reach is not None else None

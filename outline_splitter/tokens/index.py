@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -93,6 +93,7 @@ class TokenIndex:
         np.cumsum(_token_byte_lengths(encoding)[tokens], out=boundaries[1:])
         self._boundaries: list[int] = boundaries.tolist()
         self.total = len(tokens)
+        self._last_reach = (-1, 0, 0)  # (start, tokens, reach) of the last `reach` call
         self._ascii = self.text.isascii()
         if not self._ascii:
             # UTF-8 length of the text before each block of _BLOCK characters: a byte
@@ -110,6 +111,20 @@ class TokenIndex:
         if not inside or self._block_ascii[block]:
             return self._block_bytes[block] + inside
         return self._block_bytes[block] + len(self.text[pos - inside : pos].encode("utf-8"))
+
+    def _char_at_byte(self, offset: int) -> int:
+        """The last character position whose byte offset is at most `offset`."""
+        if self._ascii:
+            return min(offset, len(self.text))
+        block = bisect_right(self._block_bytes, offset) - 1
+        if block >= len(self._block_ascii):
+            return len(self.text)
+        inside = offset - self._block_bytes[block]
+        base = block * _BLOCK
+        if self._block_ascii[block]:
+            return base + inside
+        # a token may end inside a character: the partial character is not counted
+        return base + len(self.text[base : base + _BLOCK].encode("utf-8")[:inside].decode("utf-8", "ignore"))
 
     def _token_at(self, pos: int) -> int | None:
         """Index of the whole-document token starting at `pos`, if one does."""
@@ -165,6 +180,23 @@ class TokenIndex:
         return bisect_left(self._boundaries, self._byte_offset(end)) - bisect_left(
             self._boundaries, self._byte_offset(start)
         )
+
+    def reach(self, start: int, tokens: int) -> int:
+        """The furthest end `e` with `estimate(start, e) <= tokens` (`start` if `tokens` is
+        negative): one search, where finding it by estimates would take a dozen. The
+        packer asks again and again from the same start, so the last answer is kept."""
+        last_start, last_tokens, last_reach = self._last_reach
+        if start == last_start and tokens == last_tokens:
+            return last_reach
+        first = bisect_left(self._boundaries, self._byte_offset(start))
+        if tokens < 0:
+            reach = start
+        elif first + tokens >= len(self._boundaries) - 1:
+            reach = len(self.text)
+        else:
+            reach = self._char_at_byte(self._boundaries[first + tokens])
+        self._last_reach = (start, tokens, reach)
+        return reach
 
     def count(self, start: int, end: int, limit: int | None = None) -> int:
         """Exact tokens of `text[start:end]`; a span far over `limit` may get an
