@@ -9,7 +9,7 @@ from typing import Any
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
-from outline_splitter.packing.metadata import chunk_metadata
+from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
 from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_function, resolve_doc_type
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
@@ -150,9 +150,10 @@ class OutlineTextSplitter:
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
+        reader = ChunkMetadata()
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
-            metadata = chunk_metadata(span, index, chunk_text)
+            metadata = reader.read(span, index, chunk_text)
             metadata["doc_type"] = fmt.name
             if len(fmt.outputs) > 1:
                 metadata["output"] = output

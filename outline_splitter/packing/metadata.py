@@ -3,30 +3,49 @@
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 from typing import Any
 
 from outline_splitter.nodes import DOCUMENT, HEADING, SECTION, Node
 from outline_splitter.packing.greedy import PackedSpan
 
 
-def _path(atom_nodes: tuple[Node, ...], key: str, kinds: frozenset[str] | None = None) -> list[str]:
-    return [str(n.meta[key]) for n in atom_nodes if key in n.meta and (kinds is None or n.kind in kinds)]
+class _Paths:
+    """What a chain of nodes, outermost first, says of where a chunk is: the titles of
+    its sections, its `id` path, its symbols and (with their starts) its definitions'
+    header lines."""
 
+    __slots__ = ("contexts", "ids", "symbols", "titles")
 
-def _id_path(nodes: tuple[Node, ...], broken: int) -> list[str]:
-    """The `id`s of `nodes`, outermost first; an `anchor` id starts the path anew, and
-    below an id the `part` names of the first `broken` nodes (those the chunk was cut
-    out of) follow it."""
-    ids: list[str] = []
-    for depth, node in enumerate(nodes):
-        meta = node.meta
-        if "id" in meta:
-            if meta.get("anchor"):
-                ids = []
-            ids.append(str(meta["id"]))
-        elif "part" in meta and ids and depth < broken:
-            ids.append(str(meta["part"]))
-    return ids
+    def __init__(self) -> None:
+        self.titles: list[str] = []
+        self.ids: list[str] = []
+        self.symbols: list[str] = []
+        self.contexts: list[tuple[int, str]] = []
+
+    def copy(self) -> _Paths:
+        paths = _Paths()
+        paths.titles, paths.ids, paths.symbols = self.titles[:], self.ids[:], self.symbols[:]
+        paths.contexts = self.contexts
+        return paths
+
+    def extend(self, nodes: tuple[Node, ...], broken: int) -> None:
+        """Add `nodes`. An `anchor` id starts the id path anew; below an id, the `part`
+        names of the first `broken` of `nodes` (those a chunk was cut out of) follow it."""
+        for depth, node in enumerate(nodes):
+            meta = node.meta
+            if not meta:
+                continue
+            if node.kind == SECTION and "title" in meta:
+                self.titles.append(str(meta["title"]))
+            if "id" in meta:
+                if meta.get("anchor"):
+                    self.ids.clear()
+                self.ids.append(str(meta["id"]))
+            elif "part" in meta and self.ids and depth < broken:
+                self.ids.append(str(meta["part"]))
+            if "symbol" in meta:
+                self.symbols.append(str(meta["symbol"]))
 
 
 def _chunk_id(source_text: str, start: int, end: int) -> str:
@@ -34,53 +53,76 @@ def _chunk_id(source_text: str, start: int, end: int) -> str:
     return f"{start}-{end}-{digest}"
 
 
+def _start_of(node: Node) -> int:
+    return node.start
+
+
 def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
     """`first_node` and its descendants that contain `position`, outermost first."""
     chain = [first_node]
     node = first_node
-    while True:
-        inner = next((c for c in node.children if c.start <= position < c.end), None)
-        if inner is None or inner.kind == HEADING:
-            return tuple(chain)
-        chain.append(inner)
-        node = inner
+    while node.children:
+        children = node.children
+        i = bisect_right(children, position, key=_start_of) - 1
+        if i < 0 or children[i].end <= position or children[i].kind == HEADING:
+            break
+        node = children[i]
+        chain.append(node)
+    return tuple(chain)
 
 
-def chunk_metadata(span: PackedSpan, index: int, text: str) -> dict[str, Any]:
-    """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
-    `parent_id`, `symbol_path` and `context` where the outline has them.
+class ChunkMetadata:
+    """The metadata of one document's chunks. The chunks of a broken node share its
+    chain of ancestors, so what that chain says is read once."""
 
-    Paths are those of where the chunk starts: the sections (and elements with an id)
-    that contain its first character, including one whose heading opens the chunk."""
-    first = span.atoms[0]
-    nodes = (*first.ancestors, *_nodes_at(first.node, first.start))
-    if nodes[-1].kind == HEADING and len(nodes) > 1 and nodes[-2].kind == SECTION:
-        nodes = nodes[:-1]  # a heading speaks for its section
-    heading_path = _path(nodes, "title", frozenset({SECTION}))
-    kinds: set[str] = set()
-    for atom in span.atoms:
-        if atom.piece:
-            kinds.add(atom.node.kind)
-        else:
-            kinds.update(n.kind for n in atom.node.walk())
-    kinds.discard(DOCUMENT)
-    meta: dict[str, Any] = {
-        "index": index,
-        "heading_path": heading_path,
-        "title": heading_path[-1] if heading_path else "",
-        "kinds": sorted(kinds),
-        "id": _chunk_id(text, span.start, span.end),
-    }
-    ids = _id_path(nodes, len(first.ancestors) + first.piece)
-    if ids:
-        meta["section_id"] = "/".join(ids)
-        meta["parent_id"] = "/".join(ids[:-1]) or None
-    symbols = _path(nodes, "symbol")
-    if symbols:
-        meta["symbol_path"] = symbols
-    # the header lines of the definitions the chunk is inside, but not of one it starts
-    # with: that chunk holds the header itself
-    context = [str(n.meta["context"]) for n in first.ancestors if "context" in n.meta and n.start < span.start]
-    if context:
-        meta["context"] = "\n".join(context)
-    return meta
+    def __init__(self) -> None:
+        self._by_ancestors: dict[int, tuple[tuple[Node, ...], _Paths]] = {}
+
+    def _ancestor_paths(self, ancestors: tuple[Node, ...]) -> _Paths:
+        known = self._by_ancestors.get(id(ancestors))
+        if known is not None and known[0] is ancestors:
+            return known[1]
+        paths = _Paths()
+        paths.extend(ancestors, len(ancestors))
+        paths.contexts = [(n.start, str(n.meta["context"])) for n in ancestors if "context" in n.meta]
+        self._by_ancestors[id(ancestors)] = (ancestors, paths)  # the tuple is kept, so its id stays its own
+        return paths
+
+    def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
+        """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
+        `parent_id`, `symbol_path` and `context` where the outline has them.
+
+        Paths are those of where the chunk starts: the sections (and elements with an id)
+        that contain its first character, including one whose heading opens the chunk."""
+        first = span.atoms[0]
+        tail = _nodes_at(first.node, first.start)
+        before_last = tail[-2] if len(tail) > 1 else (first.ancestors[-1] if first.ancestors else None)
+        if tail[-1].kind == HEADING and before_last is not None and before_last.kind == SECTION:
+            tail = tail[:-1]  # a heading speaks for its section
+        paths = self._ancestor_paths(first.ancestors).copy()
+        paths.extend(tail, int(first.piece))
+        kinds: set[str] = set()
+        for atom in span.atoms:
+            if atom.piece:
+                kinds.add(atom.node.kind)
+            else:
+                kinds.update(n.kind for n in atom.node.walk())
+        kinds.discard(DOCUMENT)
+        meta: dict[str, Any] = {
+            "index": index,
+            "heading_path": paths.titles,
+            "title": paths.titles[-1] if paths.titles else "",
+            "kinds": sorted(kinds),
+            "id": _chunk_id(text, span.start, span.end),
+        }
+        if paths.ids:
+            meta["section_id"] = "/".join(paths.ids)
+            meta["parent_id"] = "/".join(paths.ids[:-1]) or None
+        if paths.symbols:
+            meta["symbol_path"] = paths.symbols
+        # the header lines of the definitions the chunk is inside, but not of one it starts
+        # with: that chunk holds the header itself
+        context = [line for start, line in paths.contexts if start < span.start]
+        if context:
+            meta["context"] = "\n".join(context)
+        return meta

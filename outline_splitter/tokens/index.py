@@ -87,11 +87,12 @@ class TokenIndex:
         # As a numpy array the tokens never become Python ints, which makes this encode
         # and the byte boundaries below cost less than a plain `encode_ordinary`.
         tokens = encoding.encode_to_numpy(self.text, disallowed_special=())
-        # byte offset of each token boundary, 0 first and the text's byte length last (a
-        # list: `bisect` on a list is twice as fast as `searchsorted` on one position)
+        # byte offset of each token boundary, 0 first and the text's byte length last; a
+        # memoryview, which `bisect` searches faster than `searchsorted` finds one value,
+        # and faster than a list of ints, which would also cost a copy and burden the GC
         boundaries = np.zeros(len(tokens) + 1, dtype=np.int64)
         np.cumsum(_token_byte_lengths(encoding)[tokens], out=boundaries[1:])
-        self._boundaries: list[int] = boundaries.tolist()
+        self._boundaries = boundaries.data
         self.total = len(tokens)
         self._last_reach = (-1, 0, 0)  # (start, tokens, reach) of the last `reach` call
         self._ascii = self.text.isascii()
