@@ -5,8 +5,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.packing.leaf import lines
 from tests.invariants import assert_source_chunks
 
 STEPS = "## Steps\n\n" + "".join(f"{i}. Do the step number {i} with care.\n" for i in range(1, 9))
@@ -146,3 +149,20 @@ def test_sentences_end_after_closing_quotes_brackets_and_tags():
         "<b>Bold end.</b>",
         '<a href="x">Link</a> starts. e.g. this stays.',
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="ab \r\n", max_size=40), data=st.data())
+def test_lines_end_after_each_line_feed_crlf_or_lone_carriage_return(text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    if start == end:
+        return
+    ends = [
+        p
+        for p in range(start + 1, end + 1)
+        if text[p - 1] == "\n" or (text[p - 1] == "\r" and (p == end or text[p] != "\n"))
+    ]
+    if not ends or ends[-1] != end:
+        ends.append(end)
+    assert lines(text, start, end) == list(zip([start, *ends], ends))

@@ -93,6 +93,9 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
     def visit_gap(parent: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> None:
         # Text a detector left between children (HTML text beside elements, code between
         # definitions): a leaf of its own, cut at lines first if its parent's lines matter.
+        start, end = view.trim(start, end)
+        if start >= end:
+            return  # mostly white space between tags or definitions: no node to make
         lines = parent.kind in LINE_ORIENTED_KINDS or parent.meta.get("split") == "lines"
         visit(Node(TEXT, start, end, meta={"split": "lines"} if lines else None), start, end, ancestors)
 
