@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.packing.leaf import lines
+from outline_splitter.packing.leaf import _last_fitting, lines
 from tests.invariants import assert_source_chunks
 
 STEPS = "## Steps\n\n" + "".join(f"{i}. Do the step number {i} with care.\n" for i in range(1, 9))
@@ -166,3 +166,35 @@ def test_lines_end_after_each_line_feed_crlf_or_lone_carriage_return(text, data)
     if not ends or ends[-1] != end:
         ends.append(end)
     assert lines(text, start, end) == list(zip([start, *ends], ends))
+
+
+class _CharView:
+    """A view counting characters, whose `reach` may be honest, absent or misleading."""
+
+    def __init__(self, source: str, reach: str) -> None:
+        self.source = source
+        self.mode = reach
+
+    def count(self, start: int, end: int, limit: int | None = None) -> int:
+        return end - start
+
+    def reach(self, start: int, tokens: int) -> int | None:
+        if self.mode == "none":
+            return None
+        if self.mode == "lying":
+            return len(self.source)  # claims everything fits
+        return min(len(self.source), start + max(tokens, 0))
+
+
+@pytest.mark.parametrize("reach", ["honest", "none", "lying"])
+@settings(max_examples=100, deadline=None)
+@given(lengths=st.lists(st.integers(1, 9), min_size=1, max_size=30), limit=st.integers(1, 60))
+def test_last_fitting_finds_the_longest_run_that_fits_whatever_the_estimate(reach, lengths, limit):
+    ends = list(itertools.accumulate(lengths))
+    view = _CharView("x" * ends[-1], reach)
+    found = _last_fitting(view, 0, ends, 0, limit)
+    fitting = [i for i, end in enumerate(ends) if end <= limit]
+    if reach == "honest" and fitting:  # a close estimate stops short by the margin at most
+        assert found in fitting and ends[fitting[-1]] - ends[found] < 8 + max(lengths)
+    else:
+        assert found == (fitting[-1] if fitting else -1)

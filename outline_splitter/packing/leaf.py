@@ -101,16 +101,18 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
     `first - 1` if none. Where there is a close estimate it answers alone, counting a
     span within `_ESTIMATE_MARGIN` of the limit as over (an exact count of a long span
     with no sync point is a full encode): the answer, a few tokens short of the fullest
-    cut at most, is then checked exactly. Otherwise, or in the rare case the estimate
-    misled, exact counts find it by galloping then bisecting, so a long run costs a
-    logarithmic number of counts."""
+    cut at most, is then checked by one exact count. Otherwise, or in the rare case the
+    estimate misled, exact counts find it by galloping then bisecting, so a long run
+    costs a logarithmic number of counts."""
+    reach = view.reach(start, limit - _ESTIMATE_MARGIN)
+    if reach is not None and ends[first] <= reach:
+        low = bisect_right(ends, reach, first) - 1
+        if view.count(start, ends[low], limit) <= limit:
+            return low
     if view.count(start, ends[first], limit) > limit:
         return first - 1
-    reach = view.reach(start, limit - _ESTIMATE_MARGIN)
-    if reach is not None:
-        low = max(first, bisect_right(ends, reach, first) - 1)
-        if low == first or view.count(start, ends[low], limit) <= limit:
-            return low
+    if reach is not None and ends[first] > reach:
+        return first  # the estimate rules out anything longer
 
     def fits_to(i: int) -> bool:
         return view.count(start, ends[i], limit) <= limit
