@@ -159,9 +159,7 @@ class OutlineTextSplitter:
                 metadata["output"] = output
             metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
             chunks.append(
-                # the packer's values are checked by construction (and by the tests):
-                # validating them again would cost more than building the chunk
-                TextChunk.model_construct(
+                TextChunk(
                     text=chunk_text,
                     start_pos=span.start,
                     end_pos=span.end,
