@@ -56,6 +56,11 @@ _SHORT_EDGE = 24
 _ESTIMATE_MARGIN = 64
 
 
+# A span's edge: (its sync point, the whole-document token there or None, the tokens of
+# the text between the span's end and the sync point)
+_Edge = tuple[int, "int | None", int]
+
+
 def supports_index(encoding: tiktoken.Encoding) -> bool:
     """Whether `encoding`'s pre-tokenizer is one the sync-point argument holds for."""
     return getattr(encoding, "_pat_str", None) in _VERIFIED_PATTERNS
@@ -84,6 +89,8 @@ class TokenIndex:
         encoding = tokenizer.encoding
         self._encode = encoding.encode_ordinary
         self._short_counts: dict[str, int] = {}
+        self._left_edges: dict[int, _Edge] = {}
+        self._right_edges: dict[int, _Edge] = {}
         # As a numpy array the tokens never become Python ints, which makes this encode
         # and the byte boundaries below cost less than a plain `encode_ordinary`.
         tokens = encoding.encode_to_numpy(self.text, disallowed_special=())
@@ -208,14 +215,36 @@ class TokenIndex:
             rough = self.estimate(start, end)
             if rough > limit + _ESTIMATE_MARGIN:
                 return rough
+        left = self._left_edge(start, end)
+        right = self._right_edge(end, start) if left is not None else None
+        if left is None or right is None or right[0] <= left[0] or left[1] is None or right[1] is None:
+            return len(self._encode(self.text[start:end]))
+        return left[2] + (right[1] - left[1]) + right[2]
+
+    def _left_edge(self, start: int, end: int) -> _Edge | None:
+        """The first sync point at or after `start` (None past `end`), the whole-document
+        token starting there (None if none does), and the tokens of the text before it.
+        Spans share their starts and ends (a chunk's start is tried with many ends), so
+        each edge is worked out once."""
+        known = self._left_edges.get(start)
+        if known is not None and known[0] <= end:
+            return known
         first = self._sync_at_or_after(start, end)
-        last = self._sync_at_or_before(end, start) if first is not None else None
-        if first is None or last is None or last <= first:
-            return len(self._encode(self.text[start:end]))
-        i = self._token_at(first)
-        j = self._token_at(last)
-        if i is None or j is None:
-            return len(self._encode(self.text[start:end]))
-        head = self._edge_count(self.text[start:first]) if first > start else 0
-        tail = self._edge_count(self.text[last:end]) if end > last else 0
-        return head + (j - i) + tail
+        if first is None:
+            return None
+        edge = (first, self._token_at(first), self._edge_count(self.text[start:first]) if first > start else 0)
+        self._left_edges[start] = edge
+        return edge
+
+    def _right_edge(self, end: int, start: int) -> _Edge | None:
+        """As `_left_edge`, from the last sync point at or before `end` (None before
+        `start`), with the tokens of the text after it."""
+        known = self._right_edges.get(end)
+        if known is not None and known[0] >= start:
+            return known
+        last = self._sync_at_or_before(end, start)
+        if last is None:
+            return None
+        edge = (last, self._token_at(last), self._edge_count(self.text[last:end]) if end > last else 0)
+        self._right_edges[end] = edge
+        return edge
