@@ -57,7 +57,7 @@ _ESTIMATE_MARGIN = 64
 
 
 # A span's edge: (its sync point, the whole-document token there or None, the tokens of
-# the text between the span's end and the sync point)
+# the text between the span's start or end and that sync point)
 _Edge = tuple[int, "int | None", int]
 
 
@@ -215,36 +215,27 @@ class TokenIndex:
             rough = self.estimate(start, end)
             if rough > limit + _ESTIMATE_MARGIN:
                 return rough
-        left = self._left_edge(start, end)
-        right = self._right_edge(end, start) if left is not None else None
+        left = self._edge(start, end, left=True)
+        right = self._edge(end, start, left=False) if left is not None else None
         if left is None or right is None or right[0] <= left[0] or left[1] is None or right[1] is None:
             return len(self._encode(self.text[start:end]))
         return left[2] + (right[1] - left[1]) + right[2]
 
-    def _left_edge(self, start: int, end: int) -> _Edge | None:
-        """The first sync point at or after `start` (None past `end`), the whole-document
-        token starting there (None if none does), and the tokens of the text before it.
+    def _edge(self, position: int, bound: int, left: bool) -> _Edge | None:
+        """A span's left edge at `position` (its first sync point at or after it, None
+        past `bound`, the span's end) or right edge (its last sync point at or before it,
+        None before `bound`, the span's start): the sync point, the whole-document token
+        starting there (None if none does), and the tokens of the text between the two.
         Spans share their starts and ends (a chunk's start is tried with many ends), so
         each edge is worked out once."""
-        known = self._left_edges.get(start)
-        if known is not None and known[0] <= end:
+        edges = self._left_edges if left else self._right_edges
+        known = edges.get(position)
+        if known is not None and (known[0] <= bound if left else known[0] >= bound):
             return known
-        first = self._sync_at_or_after(start, end)
-        if first is None:
+        sync = self._sync_at_or_after(position, bound) if left else self._sync_at_or_before(position, bound)
+        if sync is None:
             return None
-        edge = (first, self._token_at(first), self._edge_count(self.text[start:first]) if first > start else 0)
-        self._left_edges[start] = edge
-        return edge
-
-    def _right_edge(self, end: int, start: int) -> _Edge | None:
-        """As `_left_edge`, from the last sync point at or before `end` (None before
-        `start`), with the tokens of the text after it."""
-        known = self._right_edges.get(end)
-        if known is not None and known[0] >= start:
-            return known
-        last = self._sync_at_or_before(end, start)
-        if last is None:
-            return None
-        edge = (last, self._token_at(last), self._edge_count(self.text[last:end]) if end > last else 0)
-        self._right_edges[end] = edge
+        outside = self.text[position:sync] if left else self.text[sync:position]
+        edge = (sync, self._token_at(sync), self._edge_count(outside) if outside else 0)
+        edges[position] = edge
         return edge
