@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint bench
+.PHONY: demo test lint bench snapshots
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,3 +30,8 @@ lint: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
+
+# Chunk boundaries of the corpora and some stdlib modules, stored under tests/snapshots/:
+# regenerate after a change that moves boundaries on purpose, and review the diff.
+snapshots: $(STAMP)
+	$(PY) -m tests.boundary_snapshots
