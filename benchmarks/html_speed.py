@@ -15,8 +15,8 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 
 from benchmarks.timing import best_per_document, cpu_seconds
-from detectors.html_text import extract_text
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.html_text import extract_text
 from outline_splitter.tokens import TiktokenTokenizer
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "html-web"

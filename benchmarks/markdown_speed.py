@@ -15,8 +15,8 @@ import argparse
 from pathlib import Path
 
 from benchmarks.timing import best_per_document
-from detectors.markdown import _parser
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.markdown import _parser
 from outline_splitter.tokens import load_encoding
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "markdown"

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 
-from detectors.html_scan import END, START, scan
-from detectors.html_tags import BLOCK, CLOSES_P, HEADINGS, SCOPE_LIMITS, SECTIONING, TABLE_PARTS, VOID
-from detectors.html_text import extract_text
+from outline_splitter.detectors.html_scan import END, START, scan
+from outline_splitter.detectors.html_tags import BLOCK, CLOSES_P, HEADINGS, SCOPE_LIMITS, SECTIONING, TABLE_PARTS, VOID
+from outline_splitter.detectors.html_text import extract_text
 from outline_splitter.nodes import (
     BLOCKQUOTE,
     DOCUMENT,

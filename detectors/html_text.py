@@ -25,8 +25,8 @@ from array import array
 from bisect import bisect_left
 from html import unescape
 
-from detectors.html_scan import END, START, scan
-from detectors.html_tags import BREAKS, HIDDEN
+from outline_splitter.detectors.html_scan import END, START, scan
+from outline_splitter.detectors.html_tags import BREAKS, HIDDEN
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 _BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U+FFFD)

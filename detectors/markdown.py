@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from detectors.lines import line_starts
+from outline_splitter.detectors.lines import line_starts
 from outline_splitter.nodes import (
     BLOCKQUOTE,
     CODE,

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 
-from detectors.lines import line_starts
+from outline_splitter.detectors.lines import line_starts
 from outline_splitter.nodes import CODE, DOCUMENT, HEADING, LIST, LIST_ITEM, PARAGRAPH, SECTION, Node
 
 Heading = tuple[int, int, int, str]  # start, end, level, title

@@ -2,14 +2,37 @@
 
 from outline_splitter import OutlineTextSplitter
 chunks = OutlineTextSplitter(doc_type="markdown", chunk_size=512).split(text)
+
+The public names are loaded on first use: a detector that imports
+`outline_splitter.nodes` (or `outline_splitter.detectors.*`) loads neither the splitter
+nor pydantic nor tiktoken.
 """
 
-from outline_splitter.html_text_splitter import Document, HTMLTextSplitter
-from outline_splitter.models import OutlineNode, TextChunk
-from outline_splitter.nodes import Node
-from outline_splitter.registry import doc_types
-from outline_splitter.splitter import OutlineTextSplitter
-from outline_splitter.tokens import FastTokenizer, Tokenizer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from outline_splitter.html_text_splitter import Document, HTMLTextSplitter
+    from outline_splitter.models import OutlineNode, TextChunk
+    from outline_splitter.nodes import Node
+    from outline_splitter.registry import doc_types
+    from outline_splitter.splitter import OutlineTextSplitter
+    from outline_splitter.tokens import FastTokenizer, Tokenizer
+
+# public name -> the module that defines it
+_PUBLIC: dict[str, str] = {
+    "Document": "outline_splitter.html_text_splitter",
+    "FastTokenizer": "outline_splitter.tokens",
+    "HTMLTextSplitter": "outline_splitter.html_text_splitter",
+    "Node": "outline_splitter.nodes",
+    "OutlineNode": "outline_splitter.models",
+    "OutlineTextSplitter": "outline_splitter.splitter",
+    "TextChunk": "outline_splitter.models",
+    "Tokenizer": "outline_splitter.tokens",
+    "doc_types": "outline_splitter.registry",
+}
 
 __all__ = [
     "Document",
@@ -23,3 +46,16 @@ __all__ = [
     "doc_types",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'outline_splitter' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_PUBLIC])

@@ -2,7 +2,7 @@
 LangChain) in Python, on top of `OutlineTextSplitter(doc_type="html", output="text")`.
 
 Its rules, as the seed's tests define them:
-- chunks are the readable text of the HTML (`detectors.html_text`), sized by
+- chunks are the readable text of the HTML (`outline_splitter.detectors.html_text`), sized by
   `length_function` (characters by default) or by a tokenizer;
 - a node that fits `chunk_size` stays whole; one that does not is split by its children;
 - `separators` (CSS selectors) are soft hints: when a node must be split, a child that

@@ -47,23 +47,23 @@ class DocFormat:
 
 
 def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
-    return DocFormat(language, "detectors.code:detector_for", extensions, aliases, argument=language)
+    return DocFormat(language, "outline_splitter.detectors.code:detector_for", extensions, aliases, argument=language)
 
 
 FORMATS: tuple[DocFormat, ...] = (
-    DocFormat("markdown", "detectors.markdown:detect_markdown", (".md", ".markdown", ".mdx"), ("md",)),
-    DocFormat("text", "detectors.text:detect_text", (".txt", ".text"), ("txt", "plain")),
+    DocFormat("markdown", "outline_splitter.detectors.markdown:detect_markdown", (".md", ".markdown", ".mdx"), ("md",)),
+    DocFormat("text", "outline_splitter.detectors.text:detect_text", (".txt", ".text"), ("txt", "plain")),
     DocFormat(
         "html",
-        "detectors.html:detect_html",
+        "outline_splitter.detectors.html:detect_html",
         (".html", ".htm", ".xhtml"),
         ("htm", "xhtml"),
         outputs=("html", "text"),
-        view="outline_splitter.html_support:html_view",
-        marker="outline_splitter.html_support:mark_html_nodes",
+        view="outline_splitter.detectors.html_support:html_view",
+        marker="outline_splitter.detectors.html_support:mark_html_nodes",
     ),
-    DocFormat("rst", "detectors.sections:detect_rst", (".rst", ".rest"), ("restructuredtext",)),
-    DocFormat("latex", "detectors.sections:detect_latex", (".tex", ".latex", ".ltx"), ("tex",)),
+    DocFormat("rst", "outline_splitter.detectors.sections:detect_rst", (".rst", ".rest"), ("restructuredtext",)),
+    DocFormat("latex", "outline_splitter.detectors.sections:detect_latex", (".tex", ".latex", ".ltx"), ("tex",)),
     # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
     _code("python", (".py", ".pyi", ".pyw"), ("py",)),
     _code("javascript", (".js", ".jsx", ".mjs", ".cjs"), ("js", "jsx")),

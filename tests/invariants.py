@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from detectors.html_text import extract_text
 from outline_splitter import TextChunk
+from outline_splitter.detectors.html_text import extract_text
 from outline_splitter.tokens import Tokenizer
 
 

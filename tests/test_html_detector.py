@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from detectors.html import detect_html
-from detectors.html_scan import END, OTHER, RAW, START, scan
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.html import detect_html
+from outline_splitter.detectors.html_scan import END, OTHER, RAW, START, scan
 from outline_splitter.nodes import Node, check_outline
 from tests.conftest import corpus_files
 from tests.html_strategies import html_documents

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detectors.html import detect_html
-from detectors.html_text import ExtractedText, extract_text
 from outline_splitter import OutlineTextSplitter, TextChunk
+from outline_splitter.detectors.html import detect_html
+from outline_splitter.detectors.html_text import ExtractedText, extract_text
 from outline_splitter.tokens import Tokenizer
 from tests.conftest import corpus_files
 from tests.html_strategies import html_documents
@@ -88,7 +88,7 @@ def test_corpus_pages_keep_the_invariants(cl100k, folder, output, size):
 @given(html=html_documents(), data=st.data())
 def test_text_mode_reach_bounds_the_estimate_of_every_shorter_span(cl100k, html, data):
     # The packer takes any span ending within `reach` as surely fitting without a count.
-    from outline_splitter.html_support import html_view
+    from outline_splitter.detectors.html_support import html_view
 
     view = html_view(html, detect_html(html), cl100k, "text")
     start = data.draw(st.integers(0, len(html)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from detectors.markdown import detect_markdown
+from outline_splitter.detectors.markdown import detect_markdown
 from outline_splitter.nodes import Node, check_outline
 from tests.conftest import corpus_files
 from tests.strategies import markdown_document
@@ -156,8 +156,8 @@ def test_setext_headings_match_markdown_it_on_the_corpus_and_edge_cases():
 
 
 def _assert_same_blocks(full, text):
-    from detectors.lines import line_starts
-    from detectors.markdown import _parser, _setext_headings
+    from outline_splitter.detectors.lines import line_starts
+    from outline_splitter.detectors.markdown import _parser, _setext_headings
 
     expected = _block_signature(full.parse(text))
     assert _block_signature(_setext_headings(_parser().parse(text), text, line_starts(text))) == expected, text

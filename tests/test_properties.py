@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detectors.markdown import detect_markdown
-from detectors.text import detect_text
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.markdown import detect_markdown
+from outline_splitter.detectors.text import detect_text
 from outline_splitter.nodes import check_outline
 from tests.invariants import assert_same_output, assert_source_chunks
 from tests.strategies import markdown_document, text_document

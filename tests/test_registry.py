@@ -57,7 +57,7 @@ def test_built_in_formats_cannot_be_shadowed(plugins, monkeypatch):
     entry = EntryPoint("markdown", "tests.test_registry:detect_lines", registry.ENTRY_POINT_GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: [entry])
     registry._formats_by_name.cache_clear()
-    assert registry.resolve_doc_type("markdown").detector == "detectors.markdown:detect_markdown"
+    assert registry.resolve_doc_type("markdown").detector == "outline_splitter.detectors.markdown:detect_markdown"
 
 
 def test_every_extension_maps_to_a_known_doc_type():

@@ -14,9 +14,9 @@ from functools import cache
 
 from tree_sitter import Parser
 
-from detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
-from detectors.code.offsets import encode_source
-from detectors.code.outline import CodeOutline
+from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
+from outline_splitter.detectors.code.offsets import encode_source
+from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
 
 __all__ = ["LANGUAGES", "Language", "detector_for"]
@@ -43,7 +43,7 @@ def _parser(language: Language) -> Parser:
 
 
 def detect_code(text: str, language: Language) -> Node:
-    """Outline of source code in `language` (see `detectors.code.outline`)."""
+    """Outline of source code in `language` (see `outline_splitter.detectors.code.outline`)."""
     data = encode_source(text)
     tree = _parser(language).parse(data)
     return CodeOutline(language, text, data).build(tree)

@@ -1,7 +1,7 @@
 """What a definition, a comment, a decorator, an import and a body are, per language.
 
 One row per language (doc types, aliases and file extensions are in the registry's
-`FORMATS`), read by `detectors.code.outline`: the walker is the same for all
+`FORMATS`), read by `outline_splitter.detectors.code.outline`: the walker is the same for all
 of them and only asks these questions of the tree-sitter node types. Node type names are
 those of the grammars in `tree-sitter-language-pack` 0.13.
 

@@ -33,8 +33,8 @@ from typing import Any
 from tree_sitter import Node as SyntaxNode
 from tree_sitter import Tree
 
-from detectors.code.languages import Language
-from detectors.code.offsets import ByteToChar
+from outline_splitter.detectors.code.languages import Language
+from outline_splitter.detectors.code.offsets import ByteToChar
 from outline_splitter.nodes import DOCUMENT, LINE_ORIENTED_KINDS, Node
 
 DEFINITION = "definition"

@@ -32,15 +32,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from outline_splitter.tokens.tiktoken_tokenizer import sanitize
+from outline_splitter.tokens.sanitize import sanitize
 
 if TYPE_CHECKING:
     import tiktoken
 
-    from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer
-
 # Pre-tokenizer patterns for which the sync-point argument above was checked (by the
-# property tests in tests/test_token_index.py).
+# property tests in tests/test_tokenizers.py).
 _VERIFIED_PATTERNS = frozenset(
     {  # cl100k_base
         r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",  # noqa: E501
@@ -83,10 +81,8 @@ def _token_byte_lengths(encoding: tiktoken.Encoding) -> np.ndarray[tuple[int], n
 class TokenIndex:
     """Exact token counts of spans of one document under a tiktoken encoding."""
 
-    def __init__(self, tokenizer: TiktokenTokenizer, text: str) -> None:
-        self.tokenizer = tokenizer
+    def __init__(self, encoding: tiktoken.Encoding, text: str) -> None:
         self.text = sanitize(text)
-        encoding = tokenizer.encoding
         self._encode = encoding.encode_ordinary
         self._short_counts: dict[str, int] = {}
         self._left_edges: dict[int, _Edge] = {}

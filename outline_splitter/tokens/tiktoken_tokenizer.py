@@ -12,6 +12,8 @@ import threading
 from typing import TYPE_CHECKING
 
 from outline_splitter.tokens.fast import FastTokenizer
+from outline_splitter.tokens.index import TokenIndex, supports_index
+from outline_splitter.tokens.sanitize import sanitize
 
 if TYPE_CHECKING:
     import tiktoken
@@ -20,21 +22,6 @@ if TYPE_CHECKING:
 
 _LOAD_LOCK = threading.Lock()
 OFFLINE_SUFFIX = "_offline"
-
-
-def sanitize(text: str) -> str:
-    """`text` with each lone surrogate replaced by U+FFFD, keeping every offset.
-
-    tiktoken cannot encode surrogates; its own fallback re-decodes through UTF-16,
-    which joins a surrogate pair into one character and so shifts offsets.
-    """
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
-    return text
 
 
 def _load_from_cache_only(name: str) -> tiktoken.Encoding:
@@ -104,8 +91,6 @@ class TiktokenTokenizer:
     def span_counter(self, text: str) -> SpanCounter:
         """A counter for spans of `text`: one encode of the whole text where the
         encoding's pre-tokenizer is known to allow it, else a `FastTokenizer`."""
-        from outline_splitter.tokens.index import TokenIndex, supports_index
-
         if supports_index(self.encoding):
-            return TokenIndex(self, text)
+            return TokenIndex(self.encoding, text)
         return FastTokenizer(self, text)

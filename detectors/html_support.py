@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from detectors.html_text import ExtractedText
+from outline_splitter.detectors.html_text import ExtractedText
 from outline_splitter.nodes import HEADING, SECTION, Node
 from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView
@@ -22,7 +22,7 @@ _NODE_ATTRIBUTE = "data-outline-node"
 
 def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> ChunkView:
     """`"html"`: chunks are slices of the source. `"text"`: chunks are the readable text
-    of their span (`detectors.html_text`), counted in tokens of that text."""
+    of their span (`outline_splitter.detectors.html_text`), counted in tokens of that text."""
     if output == "text":
         rendered = ExtractedText(text)
         return RenderedView(rendered, span_counter_for(tokenizer, rendered.text))
