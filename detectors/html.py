@@ -38,11 +38,28 @@ from outline_splitter.nodes import (
     LIST_ITEM,
     PARAGRAPH,
     SECTION,
+    SHARED_TRAITS,
     TABLE,
     TABLE_ROW,
     THEMATIC_BREAK,
+    Label,
     Node,
+    Trait,
+    apply_traits,
 )
+
+PRE = "pre"
+CAPTION = "caption"
+HEADER = "header"
+# How the packer treats each kind this detector makes (elements whose line breaks
+# matter get `LINES` by tag, see `_LINE_ORIENTED`).
+TRAITS: dict[str, Trait] = {
+    **SHARED_TRAITS,
+    PRE: Trait.LINES | Trait.VERBATIM,
+    CAPTION: Trait.LEADS,
+    # a <header> holds the title and byline of what follows it
+    HEADER: Trait.LEADS,
+}
 
 _KINDS = {
     "p": PARAGRAPH,
@@ -57,12 +74,12 @@ _KINDS = {
     "option": LIST_ITEM,
     "table": TABLE,
     "tr": TABLE_ROW,
-    "pre": "pre",
-    "listing": "pre",
-    "xmp": "pre",
+    "pre": PRE,
+    "listing": PRE,
+    "xmp": PRE,
     "blockquote": BLOCKQUOTE,
-    "caption": "caption",
-    "emu-caption": "caption",
+    "caption": CAPTION,
+    "emu-caption": CAPTION,
     "hr": THEMATIC_BREAK,
 }
 # Leaves whose line breaks mean something: cut at line ends first.
@@ -118,7 +135,7 @@ class _TreeBuilder:
         self.root = Node(DOCUMENT, 0, len(text))
         self.stack: list[tuple[str, Node]] = []  # the open block elements, outermost first
         self.inner_end: dict[int, int] = {}  # id(node) -> where its content ends (its end tag's start)
-        self.headings: list[Node] = []
+        self.headings: list[tuple[Node, Label]] = []
 
     def close_from(self, index: int, content_end: int, end: int) -> None:
         """Close `stack[index:]`: the inner ones end at `content_end`, `stack[index]` at `end`."""
@@ -167,20 +184,19 @@ class _TreeBuilder:
         if self.stack:
             self.close_implied(name, start)
         node = Node(_KINDS.get(name) or (HEADING if name in HEADINGS else name), start, len(text))
-        meta = node.meta
-        meta["tag"] = name
+        node.meta["tag"] = name
         if "id" in text[start:end].lower():
             match = _ID.search(text, start, end)
             if match is not None:
-                meta["id"] = next(group for group in match.groups() if group is not None)
-                meta["anchor"] = True
+                node.label = Label(id=next(group for group in match.groups() if group is not None), anchor=True)
         if name in SECTIONING:
             node.kind = SECTION
         elif name in HEADINGS:
-            meta["level"] = int(name[1])
-            self.headings.append(node)
+            label = node.label = node.label or Label()
+            label.level = int(name[1])
+            self.headings.append((node, label))
         if name in _LINE_ORIENTED:
-            meta["split"] = "lines"
+            node.traits = Trait.LINES
         (self.stack[-1][1] if self.stack else self.root).children.append(node)
         if name in VOID:
             node.end = end
@@ -205,10 +221,10 @@ def detect_html(text: str) -> Node:
             builder.close(name, start, end)
     for _, node in builder.stack:
         builder.inner_end[id(node)] = len(text)
-    for heading in builder.headings:
-        heading.meta["title"] = extract_text(text[heading.start : heading.end])
+    for heading, label in builder.headings:
+        label.title = extract_text(text[heading.start : heading.end])
     _finish(builder.root, builder.inner_end)
-    return builder.root
+    return apply_traits(builder.root, TRAITS)
 
 
 def _finish(root: Node, inner_end: dict[int, int]) -> None:
@@ -222,9 +238,10 @@ def _finish(root: Node, inner_end: dict[int, int]) -> None:
         counts: dict[str, int] = {}
         for child in children if node is root or "tag" in node.meta else ():
             tag = child.meta.get("tag")
-            if tag is not None and tag not in _UNNAMED and "id" not in child.meta:
+            if tag is not None and tag not in _UNNAMED and (child.label is None or child.label.id is None):
                 counts[tag] = counts.get(tag, 0) + 1
-                child.meta["part"] = f"{tag}-{counts[tag]}"
+                child.label = child.label or Label()
+                child.label.part = f"{tag}-{counts[tag]}"
         if any(child.kind == HEADING for child in children):
             _sectionize(node, inner_end.get(id(node), node.end))
         stack.extend(node.children)
@@ -236,23 +253,29 @@ def _sectionize(container: Node, content_end: int) -> None:
     children = container.children
     first = 0
     if container.kind == SECTION and children[0].kind == HEADING:
-        container.meta["title"] = children[0].meta["title"]
-        container.meta["level"] = children[0].meta["level"]
+        heading_label = _label(children[0])
+        label = container.label = container.label or Label()
+        label.title, label.level = heading_label.title, heading_label.level
         first = 1
     kept = children[:first]
     open_sections: list[tuple[int, Node]] = []
     for child in children[first:]:
         if child.kind == HEADING:
-            level = child.meta["level"]
+            heading_label = _label(child)
+            level = heading_label.level or 0
             while open_sections and open_sections[-1][0] >= level:
                 open_sections.pop()[1].end = child.start
-            meta = {"title": child.meta["title"], "level": level}
-            if "id" in child.meta:
-                meta["id"] = child.meta["id"]
-                meta["anchor"] = True
-            section = Node(SECTION, child.start, content_end, [child], meta)
+            label = Label(heading_label.title, level, heading_label.id, anchor=heading_label.id is not None)
+            section = Node(SECTION, child.start, content_end, [child], label=label)
             (open_sections[-1][1].children if open_sections else kept).append(section)
             open_sections.append((level, section))
         else:
             (open_sections[-1][1].children if open_sections else kept).append(child)
     container.children = kept
+
+
+def _label(heading: Node) -> Label:
+    """A heading's label (every heading element gets one when it opens)."""
+    if heading.label is None:
+        raise ValueError(f"heading at {heading.start} has no label")
+    return heading.label

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from outline_splitter.detectors.html_text import ExtractedText
-from outline_splitter.nodes import HEADING, SECTION, Node
+from outline_splitter.nodes import HEADING, SECTION, Node, Trait
 from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView
 from outline_splitter.tokens import Tokenizer, span_counter_for
@@ -30,8 +30,8 @@ def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> Chunk
 
 
 def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], separators: Sequence[str]) -> None:
-    """Mark the element nodes that match `never_break_within` (meta `never_break`) and
-    `separators` (meta `separator`). A separator heading that opens a section of the
+    """Give the element nodes that match `never_break_within` the `NEVER_BREAK` trait,
+    and those that match `separators` the `SEPARATOR` trait. A separator heading that opens a section of the
     outline marks that section, so the heading's group is its section."""
     elements: list[Node] = []
     parents: dict[int, Node] = {}
@@ -45,7 +45,7 @@ def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], se
             stack.append(child)
     document = _numbered_dom(text, elements)
     for number in _matches(document, never_break_within, "never_break_within"):
-        elements[number].meta["never_break"] = True
+        elements[number].traits |= Trait.NEVER_BREAK
     for number in _matches(document, separators, "separators"):
         node = elements[number]
         parent = parents.get(id(node))
@@ -57,7 +57,7 @@ def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], se
             and parent.children[0] is node
         ):
             node = parent
-        node.meta["separator"] = True
+        node.traits |= Trait.SEPARATOR
 
 
 def _numbered_dom(text: str, elements: list[Node]) -> Any:

@@ -34,11 +34,18 @@ from outline_splitter.nodes import (
     LIST_ITEM,
     PARAGRAPH,
     SECTION,
+    SHARED_TRAITS,
     TABLE,
     TABLE_ROW,
     THEMATIC_BREAK,
+    Label,
     Node,
+    Trait,
+    apply_traits,
 )
+
+# How the packer treats each kind this detector makes.
+TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
@@ -162,11 +169,12 @@ def detect_markdown(text: str) -> Node:
             level = int(token.tag[1])
             while sections[-1][0] >= level:
                 sections.pop()[1].end = start
-            section = Node(SECTION, start, len(text), meta=_heading_meta(token, tokens[index + 1]))
-            section.meta["id"] = _unique_slug(str(section.meta["title"]), slugs)
+            label = _heading_label(token, tokens[index + 1])
+            label.id = _unique_slug(label.title or "", slugs)
+            section = Node(SECTION, start, len(text), label=label)
             sections[-1][1].children.append(section)
             sections.append((level, section))
-            heading = Node(HEADING, start, end, meta=dict(section.meta))
+            heading = Node(HEADING, start, end, label=label)
             section.children.append(heading)
             containers.append(heading)
             continue
@@ -175,17 +183,19 @@ def detect_markdown(text: str) -> Node:
             if token.nesting == 1:
                 containers.append(None)
             continue
-        node = Node(kind, start, end, meta=_block_meta(token, tokens, index))
+        node = Node(kind, start, end, meta=_block_meta(token))
+        if token.type == "heading_open":
+            node.label = _heading_label(token, tokens[index + 1])
         (parent or sections[-1][1]).children.append(node)
         if token.nesting == 1:
             containers.append(node)
     for table in (n for n in root.walk() if n.kind == TABLE):
         _join_header_delimiter(table)
-    return root
+    return apply_traits(root, TRAITS)
 
 
-def _heading_meta(token: Token, inline: Token) -> dict[str, object]:
-    return {"level": int(token.tag[1]), "title": inline.content.strip()}
+def _heading_label(token: Token, inline: Token) -> Label:
+    return Label(title=inline.content.strip(), level=int(token.tag[1]))
 
 
 def _unique_slug(title: str, seen: dict[str, int]) -> str:
@@ -197,17 +207,15 @@ def _unique_slug(title: str, seen: dict[str, int]) -> str:
     return f"{slug}-{count}" if count else slug
 
 
-def _block_meta(token: Token, tokens: list[Token], index: int) -> dict[str, object]:
-    if token.type == "heading_open":
-        return _heading_meta(token, tokens[index + 1])
+def _block_meta(token: Token) -> dict[str, object]:
     if token.type == "ordered_list_open":
         return {"ordered": True, "list_start": int(token.attrs.get("start", 1) or 1)}
     if token.type == "bullet_list_open":
         return {"ordered": False}
     if token.type == "fence":
-        return {"language": _INFO_WORD.split(token.info.strip())[0], "fenced": True, "split": "lines"}
+        return {"language": _INFO_WORD.split(token.info.strip())[0], "fenced": True}
     if token.type == "code_block":
-        return {"fenced": False, "split": "lines"}
+        return {"fenced": False}
     return {}
 
 

@@ -17,7 +17,24 @@ from collections.abc import Callable, Iterator
 from itertools import pairwise
 
 from outline_splitter.detectors.lines import line_starts
-from outline_splitter.nodes import CODE, DOCUMENT, HEADING, LIST, LIST_ITEM, PARAGRAPH, SECTION, Node
+from outline_splitter.nodes import (
+    CODE,
+    DOCUMENT,
+    HEADING,
+    LIST,
+    LIST_ITEM,
+    PARAGRAPH,
+    SECTION,
+    SHARED_TRAITS,
+    Label,
+    Node,
+    Trait,
+    apply_traits,
+)
+
+ENVIRONMENT = "environment"
+# How the packer treats each kind these detectors make.
+TRAITS: dict[str, Trait] = {**SHARED_TRAITS, ENVIRONMENT: Trait.LINES}
 
 Heading = tuple[int, int, int, str]  # start, end, level, title
 Blocks = Callable[[str, int, int], list[Node]]
@@ -34,13 +51,13 @@ def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
         open_sections[-1][1].children.extend(blocks(text, cursor, start))
         while open_sections[-1][0] >= level:
             open_sections.pop()[1].end = start
-        meta = {"level": level + 1, "title": title}
-        section = Node(SECTION, start, len(text), [Node(HEADING, start, end, meta=dict(meta))], meta)
+        label = Label(title=title, level=level + 1)
+        section = Node(SECTION, start, len(text), [Node(HEADING, start, end, label=label)], label=label)
         open_sections[-1][1].children.append(section)
         open_sections.append((level, section))
         cursor = end
     open_sections[-1][1].children.extend(blocks(text, cursor, len(text)))
-    return root
+    return apply_traits(root, TRAITS)
 
 
 def _after_line_ends(text: str, position: int) -> int:
@@ -106,7 +123,7 @@ def _rst_blocks(text: str, start: int, end: int) -> list[Node]:
             previous.end = b  # the indented body of a literal block or directive
             continue
         literal = _LITERAL_INTRO.search(text, a, b) is not None
-        meta = {"literal": True, "split": "lines"} if literal else None
+        meta = {"literal": True} if literal else None
         nodes.append(Node(CODE if literal else PARAGRAPH, a, b, meta=meta))
     return nodes
 
@@ -142,8 +159,8 @@ def _environment(text: str, name: str, start: int, body: int, end: int) -> Node:
         bounds = [*items, text.rfind("\\end", body, end)]
         children = [Node(LIST_ITEM, a, b) for a, b in pairwise(bounds) if text[a:b].strip()]
         return Node(LIST, start, end, children, {"environment": name})
-    kind = CODE if name in _VERBATIM_ENVIRONMENTS else "environment"
-    return Node(kind, start, end, meta={"environment": name, "split": "lines"})
+    kind = CODE if name in _VERBATIM_ENVIRONMENTS else ENVIRONMENT
+    return Node(kind, start, end, meta={"environment": name})
 
 
 def _latex_blocks(text: str, start: int, end: int) -> list[Node]:

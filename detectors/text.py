@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-from outline_splitter.nodes import DOCUMENT, PARAGRAPH, Node
+from outline_splitter.nodes import DOCUMENT, PARAGRAPH, SHARED_TRAITS, Node, Trait, apply_traits
+
+TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
 
 _BLANK_LINES = re.compile(r"(?:\r\n?|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
 
@@ -24,4 +26,4 @@ def detect_text(text: str) -> Node:
         start = match.end()
     if text[start:].strip():
         root.children.append(Node(PARAGRAPH, start, len(text)))
-    return root
+    return apply_traits(root, TRAITS)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from outline_splitter.models import TextChunk
-from outline_splitter.nodes import Node
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.registry import DocFormat
 from outline_splitter.splitter import OutlineTextSplitter
 
@@ -48,11 +48,11 @@ class _SeedRules(OutlineTextSplitter):
     """`OutlineTextSplitter` with the seed's rule for leaves: a leaf stays whole up to
     `max_chunk_size`, so only text past the cap is ever cut."""
 
-    def _mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
-        super()._mark_nodes(text, root, fmt)
+    def mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
+        super().mark_nodes(text, root, fmt)
         for node in root.walk():
             if not node.children:
-                node.meta["never_break"] = True
+                node.traits |= Trait.NEVER_BREAK
 
 
 class HTMLTextSplitter:

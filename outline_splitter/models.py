@@ -6,14 +6,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from outline_splitter.nodes import Node
+from outline_splitter.nodes import Label, Node, Trait
 
 
 class OutlineNode(BaseModel):
     """A node of a document's outline, with exact half-open character offsets.
 
     `source[node.start:node.end]` is the node's text; children are ordered, do not
-    overlap and lie inside their parent. `str(node)` prints the tree as an indented
+    overlap and lie inside their parent. `meta` holds the node's label (`title`,
+    `level`, `id`, `symbol`, ...) and its format's own keys; `traits` names how the
+    packer treats it (`Trait` members, e.g. `["LEADS", "TITLE"]`). `str(node)` prints the tree as an indented
     outline, one node a line, for debugging.
     """
 
@@ -24,6 +26,7 @@ class OutlineNode(BaseModel):
     end: int = Field(ge=0)
     children: list[OutlineNode] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
+    traits: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _children_ordered_inside(self) -> OutlineNode:
@@ -47,12 +50,20 @@ class OutlineNode(BaseModel):
             start=node.start,
             end=node.end,
             children=[cls.from_node(child) for child in node.children],
-            meta=dict(node.meta),
+            meta=node.public_meta(),
+            traits=[trait.name for trait in Trait if trait.value and trait in node.traits and trait.name],
         )
 
     def to_node(self) -> Node:
         """The plain `Node` tree the packer works on."""
-        return Node(self.kind, self.start, self.end, [c.to_node() for c in self.children], dict(self.meta))
+        label, meta = Label.from_meta(self.meta)
+        traits = Trait.NONE
+        for name in self.traits:
+            if name not in Trait.__members__:
+                raise ValueError(f"trait {name!r} of node {self.kind!r} is not one of {', '.join(Trait.__members__)}")
+            traits |= Trait[name]
+        children = [c.to_node() for c in self.children]
+        return Node(self.kind, self.start, self.end, children, meta, traits=traits, label=label)
 
     def render(self, source: str | None = None, width: int = 60) -> str:
         """The tree as an indented outline; with `source`, each line shows the node's text."""

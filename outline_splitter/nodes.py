@@ -7,11 +7,12 @@ thousands of them and a slotted object is built about six times faster. The publ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Mapping
 from typing import Any
 
-# Node kinds shared by detectors and the packer. A detector may use other kinds; the
-# packer only gives special treatment to the ones named in the sets below.
+# Node kinds the built-in detectors share. The packer reads none of them (it reads
+# `Trait`s); they name nodes in the outline and in chunk metadata...
 DOCUMENT = "document"
 SECTION = "section"
 HEADING = "heading"
@@ -27,21 +28,102 @@ THEMATIC_BREAK = "thematic_break"
 FRONT_MATTER = "front_matter"
 SENTENCE = "sentence"
 
-# A node of these kinds is glued to the sibling that follows it: a chunk never ends
-# with one while the content it introduces goes to the next chunk. A "header" is the
-# signature (with comments, decorators, docstring) of a code definition being split.
-LEADING_KINDS = frozenset({HEADING, "comment", "decorator", "caption", "header"})
+# Nodes the packer itself makes: text a detector left between children, and a
+# separator with the siblings it groups.
+GAP = "text"
+GROUP = "group"
 
-# A leaf of these kinds is cut at line ends before sentences: its line breaks mean
-# something (source code, preformatted text).
-LINE_ORIENTED_KINDS = frozenset({CODE, "pre", "statement", "definition", "comment"})
 
-# When a node of these kinds has to be broken, its last chunk also ends with it: the
-# tail of a long section does not share a chunk with the next section.
-SELF_CONTAINED_KINDS = frozenset({SECTION, "definition"})
+class Trait(enum.Flag):
+    """What the packer needs to know of a node: each format declares them per kind in
+    its detector's `TRAITS` table (`apply_traits`), user options add some (`mark_nodes`).
+    The packer reads these, never a node's kind."""
 
-# Blocks of code inside a document: an overlap never starts inside one.
-CODE_BLOCK_KINDS = frozenset({CODE, "pre"})
+    NONE = 0
+    LEADS = enum.auto()
+    """Glued to the sibling that follows: a chunk never ends with it while what it
+    introduces starts the next chunk (a heading, a comment before a definition)."""
+    LINES = enum.auto()
+    """A leaf whose line breaks mean something: cut at line ends before sentences."""
+    SELF_CONTAINED = enum.auto()
+    """When broken, its last chunk ends with it (the tail of a long section does not
+    share a chunk with the next one)."""
+    VERBATIM = enum.auto()
+    """No overlap starts inside it (a code block)."""
+    NEVER_BREAK = enum.auto()
+    """Kept whole up to `max_chunk_size`; separators inside it are ignored."""
+    SEPARATOR = enum.auto()
+    """When its parent must be broken, it starts a group with the siblings after it."""
+    PROSE = enum.auto()
+    """Running text that may be cut at sentences so that a leading node before it does
+    not stand alone."""
+    SECTION = enum.auto()
+    """A titled part of the document: its title enters `heading_path`, and
+    `min_chunk_size` merges stay inside it."""
+    TITLE = enum.auto()
+    """The heading of its parent section: a chunk's metadata names the section."""
+
+
+# The traits of the shared kinds above: the table a format's own starts from.
+SHARED_TRAITS: dict[str, Trait] = {
+    HEADING: Trait.LEADS | Trait.TITLE,
+    SECTION: Trait.SECTION | Trait.SELF_CONTAINED,
+    PARAGRAPH: Trait.PROSE,
+    CODE: Trait.LINES | Trait.VERBATIM,
+}
+
+
+def apply_traits(root: Node, table: Mapping[str, Trait]) -> Node:
+    """Add each node's traits from a format's kind -> traits table, for the subtree built
+    so far (a deferred `expand` applies it to the children it builds); returns `root`."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        node.traits |= table.get(node.kind, Trait.NONE)
+        stack.extend(node.children)
+    return root
+
+
+class Label:
+    """What a node says of where a chunk is, read by the chunk metadata: `title` and
+    `level` of a section or heading, `id` of an element or section (an `anchor` id
+    starts the id path anew; `part` names an element without an id among its siblings),
+    `symbol` of a code definition and `context`, its header line."""
+
+    __slots__ = ("anchor", "context", "id", "level", "part", "symbol", "title")
+
+    def __init__(
+        self,
+        title: str | None = None,
+        level: int | None = None,
+        id: str | None = None,
+        anchor: bool = False,
+        part: str | None = None,
+        symbol: str | None = None,
+        context: str | None = None,
+    ) -> None:
+        self.title = title
+        self.level = level
+        self.id = id
+        self.anchor = anchor
+        self.part = part
+        self.symbol = symbol
+        self.context = context
+
+    def as_meta(self) -> dict[str, Any]:
+        """The label's set fields, as the public `OutlineNode.meta` shows them."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        return {name: value for name, value in fields.items() if value is not None and value is not False}
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any]) -> tuple[Label | None, dict[str, Any]]:
+        """The label held in a public `meta` dict, and the rest of it."""
+        fields = {name: meta[name] for name in cls.__slots__ if name in meta}
+        rest = {name: value for name, value in meta.items() if name not in fields}
+        return (cls(**fields) if fields else None), rest
+
+    def __repr__(self) -> str:
+        return f"Label({self.as_meta()!r})"
 
 
 class Node:
@@ -49,10 +131,9 @@ class Node:
 
     `start`/`end` are half-open character offsets into the source string, so
     `source[node.start:node.end]` is the node's text. Children are ordered, do not
-    overlap, and lie inside their parent. `meta` holds what a detector knows about the
-    node: `title` and `level` for sections and headings, `language` for code, `id`
-    for elements with an identifier, `symbol` and `context` for code definitions,
-    `split` (`"lines"`) for leaves whose line breaks matter.
+    overlap, and lie inside their parent. `traits` say how the packer treats the node,
+    `label` what its chunks' metadata reads of it (title, ids, symbol); `meta` holds
+    what is private to the format (an HTML tag, a code block's language).
 
     A detector may defer a node's children: `expand`, a function returning them, is
     called only when the packer has to break the node (`expanded_children`). A source
@@ -60,7 +141,7 @@ class Node:
     `check_outline` see the children built so far.
     """
 
-    __slots__ = ("kind", "start", "end", "children", "meta", "expand")
+    __slots__ = ("kind", "start", "end", "children", "meta", "expand", "traits", "label")
 
     def __init__(
         self,
@@ -70,6 +151,8 @@ class Node:
         children: list[Node] | None = None,
         meta: dict[str, Any] | None = None,
         expand: Callable[[], list[Node]] | None = None,
+        traits: Trait = Trait.NONE,
+        label: Label | None = None,
     ) -> None:
         self.kind = kind
         self.start = start
@@ -77,6 +160,12 @@ class Node:
         self.children: list[Node] = children if children is not None else []
         self.meta: dict[str, Any] = meta if meta is not None else {}
         self.expand = expand
+        self.traits = traits
+        self.label = label
+
+    def public_meta(self) -> dict[str, Any]:
+        """`meta` and the label's fields in one dict, as `OutlineNode.meta` shows them."""
+        return {**self.meta, **self.label.as_meta()} if self.label is not None else dict(self.meta)
 
     def expanded_children(self) -> list[Node]:
         """The children, built first if they were deferred (and then checked as

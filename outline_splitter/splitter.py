@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from outline_splitter.models import OutlineNode, TextChunk
-from outline_splitter.nodes import Node, check_outline
+from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
@@ -92,10 +92,14 @@ class OutlineTextSplitter:
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
         check_outline(root, len(text))
-        self._mark_nodes(text, root, fmt)
+        self.mark_nodes(text, root, fmt)
         return root
 
-    def _mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
+    def mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
+        """Add the traits the user's options ask for to the outline, before it is packed:
+        `NEVER_BREAK` for `never_break_within`, `SEPARATOR` for `separators` (node kinds,
+        or what the format's marker hook matches, e.g. CSS selectors for HTML). A
+        subclass may extend it to set traits of its own (`HTMLTextSplitter` does)."""
         if not self.never_break_within and not self.separators:
             return
         if fmt.marker is not None:
@@ -105,9 +109,9 @@ class OutlineTextSplitter:
         separators = set(self.separators)
         for node in root.expand_all().walk():
             if node.kind in never_break:
-                node.meta["never_break"] = True
+                node.traits |= Trait.NEVER_BREAK
             if node.kind in separators:
-                node.meta["separator"] = True
+                node.traits |= Trait.SEPARATOR
 
     def _output_for(self, fmt: DocFormat) -> str:
         """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
@@ -150,7 +154,7 @@ class OutlineTextSplitter:
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
-        reader = ChunkMetadata()
+        reader = ChunkMetadata(root)
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)

@@ -58,7 +58,7 @@ def _definition(root: Node, symbol: str, text: str, first_line: str) -> Node:
     found = [
         n
         for n in root.walk()
-        if n.kind == "definition" and n.meta.get("symbol") == symbol and first_line in text[n.start : n.end]
+        if n.kind == "definition" and n.public_meta().get("symbol") == symbol and first_line in text[n.start : n.end]
     ]
     assert found, f"no definition {symbol!r} containing {first_line!r}"
     return min(found, key=lambda n: n.end - n.start)
@@ -112,7 +112,7 @@ def test_comments_and_decorators_belong_to_their_definition(
 def test_only_touching_comments_and_doc_comments_attach(language, source, attached, apart):
     root = load_detector(resolve_doc_type(language))(source).expand_all()
     check_outline(root, len(source))
-    definitions = {n.meta["symbol"]: source[n.start : n.end] for n in root.walk() if n.kind == "definition"}
+    definitions = {n.public_meta()["symbol"]: source[n.start : n.end] for n in root.walk() if n.kind == "definition"}
     assert definitions["f"].startswith(attached)
     assert "trailing note" not in definitions["f"]
     assert apart not in definitions["g"]
@@ -176,7 +176,7 @@ def test_non_ascii_source_keeps_character_offsets():
     )
     root = load_detector(resolve_doc_type("python"))(text).expand_all()
     check_outline(root, len(text))
-    spans = {n.meta["symbol"]: text[n.start : n.end] for n in root.walk() if n.kind == "definition"}
+    spans = {n.public_meta()["symbol"]: text[n.start : n.end] for n in root.walk() if n.kind == "definition"}
     assert spans["grüße"].startswith("# Ünïcödé 😀 header\ndef grüße(名前):")
     assert spans["grüße"].endswith("return f'Hallo {名前} ✓'")
     assert spans["Café"].startswith("class Café:") and spans["Café"].endswith("return '🚀'")
@@ -199,12 +199,12 @@ def test_llm_region_markers_make_a_region(language, source):
     regions = [n for n in root.children if n.kind == "region"]
     assert len(regions) == 1
     region = regions[0]
-    assert region.meta["title"] == "parsing"
-    symbols = [n.meta.get("symbol") for n in region.children if n.kind == "definition"]
+    assert region.public_meta()["title"] == "parsing"
+    symbols = [n.public_meta().get("symbol") for n in region.children if n.kind == "definition"]
     assert symbols == ["a", "b"]
     assert source[region.start : region.end].startswith("// LLM-REGION" if language != "python" else "# LLM-REGION")
     assert source[region.start : region.end].rstrip().endswith("LLM-ENDREGION")
-    assert any(n.kind == "definition" and n.meta.get("symbol") == "c" for n in root.children)
+    assert any(n.kind == "definition" and n.public_meta().get("symbol") == "c" for n in root.children)
 
 
 def test_functions_bound_to_names_are_definitions():
@@ -216,11 +216,11 @@ def test_functions_bound_to_names_are_definitions():
     )
     root = load_detector(resolve_doc_type("typescript"))(source).expand_all()
     check_outline(root, len(source))
-    kinds = [(n.kind, n.meta.get("symbol")) for n in root.children]
+    kinds = [(n.kind, n.public_meta().get("symbol")) for n in root.children]
     assert kinds == [("imports", None), ("definition", "handler"), ("statement", None), ("definition", "Klass")]
     handler = root.children[1]
     assert source[handler.start : handler.end].startswith("// handler doc\nexport const handler")
-    assert handler.meta["context"] == "export const handler = async (event: Event) =>"
+    assert handler.public_meta()["context"] == "export const handler = async (event: Event) =>"
 
 
 @pytest.mark.parametrize(

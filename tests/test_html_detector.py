@@ -105,19 +105,23 @@ def test_headings_make_sections_and_titles():
     )
     root = detect_html(html)
     clause = root.children[0]
-    assert clause.kind == "section" and clause.meta["title"] == "Alpha objects" and clause.meta["id"] == "sec-a"
-    assert clause.children[-1].meta["title"] == "Beta"
+    assert (
+        clause.kind == "section"
+        and clause.public_meta()["title"] == "Alpha objects"
+        and clause.public_meta()["id"] == "sec-a"
+    )
+    assert clause.children[-1].public_meta()["title"] == "Beta"
     div = root.children[1]
-    assert [(n.kind, n.meta.get("title")) for n in div.children] == [("section", "One"), ("section", "Three")]
-    assert div.children[0].children[-1].meta["title"] == "Two"  # h3 nests under h2
+    assert [(n.kind, n.public_meta().get("title")) for n in div.children] == [("section", "One"), ("section", "Three")]
+    assert div.children[0].children[-1].public_meta()["title"] == "Two"  # h3 nests under h2
     assert div.children[0].end == div.children[1].start
 
 
 def test_parts_name_unnamed_elements_among_their_siblings():
     root = detect_html("<div id=x><p>a</p><ul><li>b</li></ul><p>c</p></div>")
     div = root.children[0]
-    assert [n.meta.get("part") for n in div.children] == ["p-1", "ul-1", "p-2"]
-    assert div.meta["id"] == "x" and "part" not in div.meta
+    assert [n.public_meta().get("part") for n in div.children] == ["p-1", "ul-1", "p-2"]
+    assert div.public_meta()["id"] == "x" and "part" not in div.public_meta()
 
 
 @settings(max_examples=300, deadline=None)

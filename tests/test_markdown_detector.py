@@ -23,11 +23,11 @@ def test_sections_nest_by_level_for_atx_and_setext():
     root = detect_markdown(text)
     check_outline(root, len(text))
     (top, following) = root.children
-    assert top.meta == {"level": 1, "title": "Top", "id": "top"} and following.meta["title"] == "Next"
+    assert top.public_meta() == {"level": 1, "title": "Top", "id": "top"} and following.public_meta()["title"] == "Next"
     assert kinds(top) == ["heading", "paragraph", "section", "section"]
     a, b = top.children[2], top.children[3]
-    assert (a.meta["title"], b.meta["title"]) == ("A", "B")
-    assert kinds(a) == ["heading", "paragraph", "section"] and a.children[2].meta["title"] == "A1"
+    assert (a.public_meta()["title"], b.public_meta()["title"]) == ("A", "B")
+    assert kinds(a) == ["heading", "paragraph", "section"] and a.children[2].public_meta()["title"] == "A1"
     assert text[b.start : b.end] == "B\n---\n\nb text\n\n"
     assert top.end == following.start == text.index("# Next")
 
@@ -63,7 +63,9 @@ def test_blocks_and_their_offsets():
     assert text[para.start : para.end] == "Para one\ncontinues.\n"
     assert bullets.meta["ordered"] is False and ordered.meta == {"ordered": True, "list_start": 1}
     assert len(bullets.children) == 2 and find(bullets.children[0], "list")
-    assert fence.meta["language"] == "python" and text[fence.start : fence.end] == "```python\nprint('x')\n```\n"
+    assert (
+        fence.public_meta()["language"] == "python" and text[fence.start : fence.end] == "```python\nprint('x')\n```\n"
+    )
     assert indented.meta["fenced"] is False
     header, *rows = table.children
     assert text[header.start : header.end] == "| a | b |\n|---|---|\n"  # the delimiter row stays with the header
@@ -108,7 +110,7 @@ def test_every_corpus_file_gives_a_well_formed_outline():
 
 def test_sections_get_unique_anchor_slugs():
     text = "# Intro\n\n## `if` Expressions!\n\n## `if` Expressions!\n\n# Intro\n"
-    slugs = [n.meta["id"] for n in detect_markdown(text).walk() if n.kind == "section"]
+    slugs = [n.public_meta()["id"] for n in detect_markdown(text).walk() if n.kind == "section"]
     assert slugs == ["intro", "if-expressions", "if-expressions-1", "intro-1"]
 
 

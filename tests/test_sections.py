@@ -63,14 +63,14 @@ Bye.
 
 
 def _sections(root: Node, text: str) -> list[tuple[int, str]]:
-    return [(n.meta["level"], n.meta["title"]) for n in root.walk() if n.kind == "section"]
+    return [(n.public_meta()["level"], n.public_meta()["title"]) for n in root.walk() if n.kind == "section"]
 
 
 def test_rst_sections_nest_by_first_appearance_of_each_style():
     root = load_detector(resolve_doc_type("rst"))(RST)
     check_outline(root, len(RST))
     assert _sections(root, RST) == [(1, "Title"), (2, "Install"), (3, "Details"), (2, "Usage")]
-    install = next(n for n in root.walk() if n.meta.get("title") == "Install" and n.kind == "section")
+    install = next(n for n in root.walk() if n.public_meta().get("title") == "Install" and n.kind == "section")
     literal = [RST[n.start : n.end] for n in install.children if n.kind == "code"]
     assert literal[0].startswith("Run this::") and literal[0].endswith("thing --help")  # the literal block stays whole
     assert literal[1].startswith(".. note::") and literal[1].endswith("Indented note body.")

@@ -35,7 +35,7 @@ from tree_sitter import Tree
 
 from outline_splitter.detectors.code.languages import Language
 from outline_splitter.detectors.code.offsets import ByteToChar
-from outline_splitter.nodes import DOCUMENT, LINE_ORIENTED_KINDS, Node
+from outline_splitter.nodes import DOCUMENT, Label, Node, Trait
 
 DEFINITION = "definition"
 STATEMENT = "statement"
@@ -46,6 +46,20 @@ HEADER = "header"
 SIGNATURE = "signature"
 DOCSTRING = "docstring"
 REGION = "region"
+# How the packer treats each kind: in source code every line break means something,
+# comments and decorators (and a split definition's header) lead what follows them.
+TRAITS: dict[str, Trait] = {
+    DOCUMENT: Trait.LINES,
+    DEFINITION: Trait.LINES | Trait.SELF_CONTAINED,
+    STATEMENT: Trait.LINES,
+    COMMENT: Trait.LEADS | Trait.LINES,
+    DECORATOR: Trait.LEADS | Trait.LINES,
+    IMPORTS: Trait.LINES,
+    HEADER: Trait.LEADS | Trait.LINES,
+    SIGNATURE: Trait.LINES,
+    DOCSTRING: Trait.LINES,
+    REGION: Trait.LINES,
+}
 _IMPORT = "import"
 _LEADING = (COMMENT, DECORATOR)
 
@@ -118,7 +132,7 @@ class CodeOutline:
         self.char = ByteToChar(text)
 
     def build(self, tree: Tree) -> Node:
-        root = Node(DOCUMENT, 0, len(self.text), meta={"language": self.language.name, "split": "lines"})
+        root = Node(DOCUMENT, 0, len(self.text), meta={"language": self.language.name}, traits=TRAITS[DOCUMENT])
         root.children = self._nodes(self._members(tree.root_node), len(self.data), top_level=True)
         return root
 
@@ -303,15 +317,13 @@ class CodeOutline:
                     break
             members = nodes[first:stop]
             title = _REGION_TITLE.search(source)
-            meta = {"title": title.group(1).decode("utf-8", "replace").strip() if title else "", "split": "lines"}
-            out.append(Node(REGION, members[0].start, members[-1].end, members, meta))
+            label = Label(title=title.group(1).decode("utf-8", "replace").strip() if title else "")
+            out.append(Node(REGION, members[0].start, members[-1].end, members, traits=TRAITS[REGION], label=label))
             out.extend(nodes[stop:following])
         return out
 
     def _node(self, kind: str, start: int, end: int, meta: dict[str, Any] | None = None) -> Node:
-        if kind not in LINE_ORIENTED_KINDS:
-            meta = {**(meta or {}), "split": "lines"}
-        return Node(kind, self.char(start), self.char(end), meta=meta)
+        return Node(kind, self.char(start), self.char(end), meta=meta, traits=TRAITS[kind])
 
     def _spans_lines(self, start: int, end: int) -> bool:
         """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more."""
@@ -364,15 +376,13 @@ class CodeOutline:
         chain = self._unwrap(outer)
         inner = chain[-1]
         meta: dict[str, Any] = {"definition": inner.type}
-        symbol = self._symbol(chain)
-        if symbol:
-            meta["symbol"] = symbol
         node = self._node(DEFINITION, item.start, item.end, meta)
+        label = node.label = Label(symbol=self._symbol(chain) or None)
         if self._spans_lines(outer.start_byte, item.end):
-            node.expand = partial(self._definition_parts, node, item, chain)
+            node.expand = partial(self._definition_parts, node, label, item, chain)
         return node
 
-    def _definition_parts(self, node: Node, item: _Item, chain: list[SyntaxNode]) -> list[Node]:
+    def _definition_parts(self, node: Node, label: Label, item: _Item, chain: list[SyntaxNode]) -> list[Node]:
         """A definition's children, built when it does not fit: its header, then its
         members or statements (none if there is nothing inside to cut between); and
         its `context`, the header line(s) that chunks of its parts carry."""
@@ -381,7 +391,7 @@ class CodeOutline:
         # the signature starts at the wrapper on the same line (`export class`, `const f =`),
         # at the definition itself below decorators on lines of their own
         signed = outer if inner.start_point[0] == outer.start_point[0] else inner
-        node.meta["context"] = self._signature(signed, members[0] if members else body)
+        label.context = self._signature(signed, members[0] if members else body)
         docstring = members[0] if members and self._is_docstring(members[0]) else None
         if docstring is not None:
             members = members[1:]
@@ -392,7 +402,7 @@ class CodeOutline:
         header_end = self.char(min(members[0].start_byte, item.end) if members else item.end)
         if children:
             header_end = min(header_end, children[0].start)
-        header = Node(HEADER, node.start, max(header_end, node.start), meta={"split": "lines"})
+        header = Node(HEADER, node.start, max(header_end, node.start), traits=TRAITS[HEADER])
         parts = self._header_parts(item.start, outer, docstring, header.end)
         if len(parts) > 1:
             header.children = parts
@@ -406,7 +416,7 @@ class CodeOutline:
         if start < outer.start_byte:
             parts.append(self._node(COMMENT, start, outer.start_byte))
         signature_end = self.char(docstring.start_byte) if docstring is not None else end
-        parts.append(Node(SIGNATURE, self.char(outer.start_byte), min(signature_end, end), meta={"split": "lines"}))
+        parts.append(Node(SIGNATURE, self.char(outer.start_byte), min(signature_end, end), traits=TRAITS[SIGNATURE]))
         if docstring is not None:
             parts.append(self._node(DOCSTRING, docstring.start_byte, docstring.end_byte))
         return parts

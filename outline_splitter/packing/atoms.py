@@ -2,27 +2,29 @@
 
 A node that fits the budget is one atom, whole. A node that does not is replaced by its
 children (and by the text between them, if any); a leaf that does not fit is cut by
-`leaf.split_leaf`. A node marked `never_break` may be one atom up to `max_chunk_size`.
+`leaf.split_leaf`. A `NEVER_BREAK` node may be one atom up to `max_chunk_size`.
 
-Separators (meta `separator`) regroup the children of a node that must be broken: a
-separator child starts a `group` node holding it and the siblings after it, up to the
-next separator. A separator, and the group it starts, may be one atom up to
-`max_chunk_size` too. Inside a `never_break` node separators are ignored.
+Separators (`SEPARATOR` trait) regroup the children of a node that must be broken: a
+separator child starts a `SeparatorGroup` holding it and the siblings after it, up to
+the next separator. A separator, and the group it starts, may be one atom up to
+`max_chunk_size` too. A group that does not fit is broken into its members, which are
+not regrouped (so a group can never rebuild itself). Inside a `NEVER_BREAK` node
+separators are ignored.
 
 Before the parts of a node that had to be broken comes a `BARRIER`: the greedy packer
 starts a new chunk there, so a broken list or section begins its own chunk (headings
 before it move along) instead of filling the previous chunk's tail with its first item.
-A broken section (`SELF_CONTAINED_KINDS`) gets a `BARRIER` after its parts too.
+A broken `SELF_CONTAINED` node (a section) gets a `BARRIER` after its parts too.
+
+The walk keeps its own stack: the outline's depth is the input's to choose.
 """
 
 from __future__ import annotations
 
-from outline_splitter.nodes import LEADING_KINDS, LINE_ORIENTED_KINDS, SELF_CONTAINED_KINDS, Node
+from outline_splitter.nodes import GAP, GROUP, Node, Trait
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView, fits
 
-TEXT = "text"
-GROUP = "group"
 BARRIER = None
 
 
@@ -47,76 +49,119 @@ class Atom:
         self.node = node
         self.ancestors = ancestors
         self.piece = piece
-        self.leading = node.kind in LEADING_KINDS and not piece
+        self.leading = bool(node.traits & Trait.LEADS) and not piece
         self.limit = limit  # the most tokens this atom may have: chunk_size, or more if never_break
 
     def __repr__(self) -> str:
         return f"Atom({self.node.kind!r}, {self.start}, {self.end}{', piece' if self.piece else ''})"
 
 
+class SeparatorGroup(Node):
+    """A separator and the siblings after it, made while packing (never by a detector)."""
+
+    __slots__ = ()
+
+    def __init__(self, members: list[Node]) -> None:
+        super().__init__(GROUP, members[0].start, members[-1].end, members, traits=Trait.SEPARATOR)
+
+
+# A visit: the node, its span (within its parent's), and its ancestors, root first.
+_Visit = tuple[Node, int, int, tuple[Node, ...]]
+# The end of a broken SELF_CONTAINED node's parts, on the walk's stack.
+_END_OF_SELF_CONTAINED = None
+
+_WHOLE = Trait.NEVER_BREAK | Trait.SEPARATOR
+
+
+class _AtomCollector:
+    """One walk of an outline (see the module docstring)."""
+
+    def __init__(self, view: ChunkView, chunk_size: int, max_chunk_size: int) -> None:
+        self.view = view
+        self.chunk_size = chunk_size
+        self.max_chunk_size = max_chunk_size
+        self.atoms: list[Atom | None] = []
+
+    def collect(self, root: Node) -> list[Atom | None]:
+        stack: list[_Visit | None] = [(root, root.start, root.end, ())]
+        while stack:
+            visit = stack.pop()
+            if visit is _END_OF_SELF_CONTAINED:
+                self.barrier()
+            else:
+                stack.extend(reversed(self.visit(*visit)))
+        return self.atoms
+
+    def barrier(self) -> None:
+        if self.atoms and self.atoms[-1] is not BARRIER:
+            self.atoms.append(BARRIER)
+
+    def visit(self, node: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> list[_Visit | None]:
+        """Make the atom of a node that fits, or the pieces of a leaf that does not;
+        return the visits of a broken node's parts, in document order."""
+        start, end = self.view.trim(start, end)
+        if start >= end:
+            return []
+        limit = self.max_chunk_size if node.traits & _WHOLE else self.chunk_size
+        if fits(self.view, start, end, limit):
+            self.atoms.append(Atom(start, end, node, ancestors, limit=limit))
+            return []
+        self.barrier()
+        children = node.expanded_children()
+        if not children:
+            levels = LINE_LEVELS if node.traits & Trait.LINES else PROSE_LEVELS
+            for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
+                self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=self.chunk_size))
+            return []
+        regroup = not isinstance(node, SeparatorGroup) and not any(
+            n.traits & Trait.NEVER_BREAK for n in (*ancestors, node)
+        )
+        visits = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
+        if node.traits & Trait.SELF_CONTAINED:
+            visits.append(_END_OF_SELF_CONTAINED)
+        return visits
+
+    def parts(
+        self, node: Node, children: list[Node], start: int, end: int, ancestors: tuple[Node, ...]
+    ) -> list[_Visit | None]:
+        """The visits of a broken node's children and of the text a detector left
+        between them (a leaf of its own, cut at lines first if its parent's lines matter)."""
+        inner = (*ancestors, node)
+        gap_traits = node.traits & Trait.LINES
+        visits: list[_Visit | None] = []
+        cursor = start
+        for child in (*children, None):
+            gap_end = end if child is None else child.start
+            if gap_end > cursor:
+                a, b = self.view.trim(cursor, gap_end)
+                if a < b:  # mostly white space between tags or definitions: no node to make
+                    visits.append((Node(GAP, a, b, traits=gap_traits), a, b, inner))
+            if child is not None:
+                visits.append((child, max(child.start, start), min(child.end, end), inner))
+                cursor = max(cursor, child.end)
+        return visits
+
+
 def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | None]:
     """The atoms of `root` in document order, with a `BARRIER` before each broken node;
     together the atoms cover every non-space character of the document."""
-    atoms: list[Atom | None] = []
-
-    def visit(node: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> None:
-        start, end = view.trim(start, end)
-        if start >= end:
-            return
-        meta = node.meta
-        limit = max_chunk_size if meta.get("never_break") or meta.get("separator") else chunk_size
-        if fits(view, start, end, limit):
-            atoms.append(Atom(start, end, node, ancestors, limit=limit))
-            return
-        if atoms and atoms[-1] is not BARRIER:
-            atoms.append(BARRIER)
-        children = node.expanded_children()
-        if children:
-            inner = (*ancestors, node)
-            cursor = start
-            if not meta.get("never_break") and not any(a.meta.get("never_break") for a in ancestors):
-                children = group_separated(children)
-            for child in children:
-                if child.start > cursor:
-                    visit_gap(node, cursor, child.start, inner)
-                visit(child, max(child.start, start), min(child.end, end), inner)
-                cursor = max(cursor, child.end)
-            if end > cursor:
-                visit_gap(node, cursor, end, inner)
-            if node.kind in SELF_CONTAINED_KINDS and atoms[-1] is not BARRIER:
-                atoms.append(BARRIER)
-            return
-        levels = LINE_LEVELS if node.kind in LINE_ORIENTED_KINDS or node.meta.get("split") == "lines" else PROSE_LEVELS
-        for a, b in split_leaf(view, start, end, chunk_size, levels):
-            atoms.append(Atom(a, b, node, ancestors, piece=True, limit=chunk_size))
-
-    def visit_gap(parent: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> None:
-        # Text a detector left between children (HTML text beside elements, code between
-        # definitions): a leaf of its own, cut at lines first if its parent's lines matter.
-        start, end = view.trim(start, end)
-        if start >= end:
-            return  # mostly white space between tags or definitions: no node to make
-        lines = parent.kind in LINE_ORIENTED_KINDS or parent.meta.get("split") == "lines"
-        visit(Node(TEXT, start, end, meta={"split": "lines"} if lines else None), start, end, ancestors)
-
-    visit(root, root.start, root.end, ())
-    return atoms
+    return _AtomCollector(view, chunk_size, max_chunk_size).collect(root)
 
 
 def group_separated(children: list[Node]) -> list[Node]:
     """`children` with each separator and the siblings after it (up to the next
-    separator) made one `group` node; `children` itself when none is a separator."""
-    if not any(child.meta.get("separator") for child in children):
+    separator) made one `SeparatorGroup`; `children` itself when none is a separator."""
+    if not any(child.traits & Trait.SEPARATOR for child in children):
         return children
     out: list[Node] = []
-    group: list[Node] | None = None
+    groups: list[list[Node]] = []
     for child in children:
-        if child.meta.get("separator"):
-            group = [child]
-            out.append(Node(GROUP, child.start, child.end, group, {"separator": True}))
-        elif group is not None:
-            group.append(child)
-            out[-1].end = child.end
+        if child.traits & Trait.SEPARATOR:
+            groups.append([child])
+            out.append(child)  # replaced by its group below, if it has company
+        elif groups and out[-1] is groups[-1][0]:
+            groups[-1].append(child)
         else:
             out.append(child)
-    return [node.children[0] if node.kind == GROUP and len(node.children) == 1 else node for node in out]
+    heads = {id(members[0]): members for members in groups if len(members) > 1}
+    return [SeparatorGroup(heads[id(node)]) if id(node) in heads else node for node in out]

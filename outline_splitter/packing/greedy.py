@@ -11,7 +11,7 @@ a list, table, code block or section that fits is never cut for that.
 
 from __future__ import annotations
 
-from outline_splitter.nodes import PARAGRAPH
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import BARRIER, Atom
 from outline_splitter.packing.leaf import PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView
@@ -32,57 +32,69 @@ class PackedSpan:
 
 def pack_atoms(atoms: list[Atom | None], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
     """Chunks of consecutive atoms, each within `chunk_size` tokens unless it is a single
-    atom allowed more (a `never_break` node up to `max_chunk_size`)."""
-    packed: list[PackedSpan] = []
-    current: list[Atom] = []
+    atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`)."""
+    return _GreedyPacker(view, chunk_size).pack(atoms)
 
-    def fits(start: int, end: int) -> bool:
-        return fits_within(view, start, end, chunk_size)
 
-    def close(chunk: list[Atom]) -> None:
-        while True:
-            count = view.count(chunk[0].start, chunk[-1].end)
-            if count <= max(chunk_size, chunk[0].limit) or len(chunk) == 1:
-                packed.append(PackedSpan(chunk, count))
-                return
-            # an estimate let in a join that does not fit after all: give back the last atom
-            close(chunk[:-1])
-            chunk = chunk[-1:]
+class _GreedyPacker:
+    """One greedy pass over a document's atoms (see the module docstring)."""
 
-    def close_keeping_leading(chunk: list[Atom]) -> list[Atom]:
+    def __init__(self, view: ChunkView, chunk_size: int) -> None:
+        self.view = view
+        self.chunk_size = chunk_size
+        self.packed: list[PackedSpan] = []
+
+    def fits(self, start: int, end: int) -> bool:
+        return fits_within(self.view, start, end, self.chunk_size)
+
+    def pack(self, atoms: list[Atom | None]) -> list[PackedSpan]:
+        current: list[Atom] = []
+        pending = list(reversed(atoms))
+        while pending:
+            atom = pending.pop()
+            if atom is BARRIER:
+                current = self.close_keeping_leading(current)
+                continue
+            if current and self.fits(current[0].start, atom.end):
+                current.append(atom)
+                continue
+            current = self.close_keeping_leading(current)
+            if current and not self.fits(current[0].start, atom.end):
+                sentences = self.sentence_atoms(atom)
+                if len(sentences) > 1:  # let the heading take the paragraph's first sentences
+                    pending.extend(reversed(sentences))
+                    continue
+                self.close(current)
+                current = []
+            current.append(atom)
+        if current:
+            self.close(current)
+        return self.packed
+
+    def close(self, chunk: list[Atom]) -> None:
+        """Close `chunk` as one span. Where an estimate let in joins that do not fit after
+        all, the longest head that fits is the span and each atom after it one of its own."""
+        view = self.view
+        cut = len(chunk)
+        count = view.count(chunk[0].start, chunk[-1].end)
+        while cut > 1 and count > max(self.chunk_size, chunk[0].limit):
+            cut -= 1
+            count = view.count(chunk[0].start, chunk[cut - 1].end)
+        self.packed.append(PackedSpan(chunk[:cut], count))
+        self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
+
+    def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:
         """Close `chunk` but for the leading atoms at its end; return those."""
         cut = len(chunk)
         while cut > 0 and chunk[cut - 1].leading:
             cut -= 1
         if cut > 0:
-            close(chunk[:cut])
+            self.close(chunk[:cut])
         return chunk[cut:]
 
-    def sentence_atoms(atom: Atom) -> list[Atom]:
-        """The sentences of a whole paragraph atom (just the atom if it has one)."""
-        if atom.piece or atom.node.kind != PARAGRAPH or atom.node.children:
+    def sentence_atoms(self, atom: Atom) -> list[Atom]:
+        """The sentences of a whole `PROSE` leaf atom (just the atom if it has one)."""
+        if atom.piece or not atom.node.traits & Trait.PROSE or atom.node.children:
             return [atom]
-        parts = split_leaf(view, atom.start, atom.end, chunk_size, PROSE_LEVELS[:1])
-        return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=chunk_size) for a, b in parts]
-
-    pending = list(reversed(atoms))
-    while pending:
-        atom = pending.pop()
-        if atom is BARRIER:
-            current = close_keeping_leading(current)
-            continue
-        if current and fits(current[0].start, atom.end):
-            current.append(atom)
-            continue
-        current = close_keeping_leading(current)
-        if current and not fits(current[0].start, atom.end):
-            sentences = sentence_atoms(atom)
-            if len(sentences) > 1:  # let the heading take the paragraph's first sentences
-                pending.extend(reversed(sentences))
-                continue
-            close(current)
-            current = []
-        current.append(atom)
-    if current:
-        close(current)
-    return packed
+        parts = split_leaf(self.view, atom.start, atom.end, self.chunk_size, PROSE_LEVELS[:1])
+        return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in parts]

@@ -6,7 +6,7 @@ import hashlib
 from bisect import bisect_right
 from typing import Any
 
-from outline_splitter.nodes import DOCUMENT, HEADING, SECTION, Node
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.greedy import PackedSpan
 
 
@@ -30,22 +30,23 @@ class _Paths:
         return paths
 
     def extend(self, nodes: tuple[Node, ...], broken: int) -> None:
-        """Add `nodes`. An `anchor` id starts the id path anew; below an id, the `part`
-        names of the first `broken` of `nodes` (those a chunk was cut out of) follow it."""
+        """Add `nodes`' labels. An `anchor` id starts the id path anew; below an id, the
+        `part` names of the first `broken` of `nodes` (those a chunk was cut out of)
+        follow it."""
         for depth, node in enumerate(nodes):
-            meta = node.meta
-            if not meta:
+            label = node.label
+            if label is None:
                 continue
-            if node.kind == SECTION and "title" in meta:
-                self.titles.append(str(meta["title"]))
-            if "id" in meta:
-                if meta.get("anchor"):
+            if node.traits & Trait.SECTION and label.title is not None:
+                self.titles.append(label.title)
+            if label.id is not None:
+                if label.anchor:
                     self.ids.clear()
-                self.ids.append(str(meta["id"]))
-            elif "part" in meta and self.ids and depth < broken:
-                self.ids.append(str(meta["part"]))
-            if "symbol" in meta:
-                self.symbols.append(str(meta["symbol"]))
+                self.ids.append(label.id)
+            elif label.part is not None and self.ids and depth < broken:
+                self.ids.append(label.part)
+            if label.symbol is not None:
+                self.symbols.append(label.symbol)
 
 
 def _chunk_id(source_text: str, start: int, end: int) -> str:
@@ -64,7 +65,7 @@ def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
     while node.children:
         children = node.children
         i = bisect_right(children, position, key=_start_of) - 1
-        if i < 0 or children[i].end <= position or children[i].kind == HEADING:
+        if i < 0 or children[i].end <= position or children[i].traits & Trait.TITLE:
             break
         node = children[i]
         chain.append(node)
@@ -75,7 +76,8 @@ class ChunkMetadata:
     """The metadata of one document's chunks. The chunks of a broken node share its
     chain of ancestors, so what that chain says is read once."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Node) -> None:
+        self._root_kind = root.kind
         self._by_ancestors: dict[int, tuple[tuple[Node, ...], _Paths]] = {}
 
     def _ancestor_paths(self, ancestors: tuple[Node, ...]) -> _Paths:
@@ -84,7 +86,7 @@ class ChunkMetadata:
             return known[1]
         paths = _Paths()
         paths.extend(ancestors, len(ancestors))
-        paths.contexts = [(n.start, str(n.meta["context"])) for n in ancestors if "context" in n.meta]
+        paths.contexts = [(n.start, n.label.context) for n in ancestors if n.label and n.label.context is not None]
         self._by_ancestors[id(ancestors)] = (ancestors, paths)  # the tuple is kept, so its id stays its own
         return paths
 
@@ -97,7 +99,7 @@ class ChunkMetadata:
         first = span.atoms[0]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors[-1] if first.ancestors else None)
-        if tail[-1].kind == HEADING and before_last is not None and before_last.kind == SECTION:
+        if tail[-1].traits & Trait.TITLE and before_last is not None and before_last.traits & Trait.SECTION:
             tail = tail[:-1]  # a heading speaks for its section
         paths = self._ancestor_paths(first.ancestors).copy()
         paths.extend(tail, int(first.piece))
@@ -107,7 +109,7 @@ class ChunkMetadata:
                 kinds.add(atom.node.kind)
             else:
                 kinds.update(n.kind for n in atom.node.walk())
-        kinds.discard(DOCUMENT)
+        kinds.discard(self._root_kind)
         meta: dict[str, Any] = {
             "index": index,
             "heading_path": paths.titles,

@@ -2,7 +2,7 @@
 chunk (`start_overlap`, `end_overlap`) and never part of its `text`.
 
 `start_overlap` is the longest tail of the previous chunk within `chunk_overlap` tokens
-that starts at a word and not inside a code block; `end_overlap` is the longest head of
+that starts at a word and not inside a `VERBATIM` node (a code block); `end_overlap` is the longest head of
 the next chunk within `chunk_overlap` tokens that ends at a word.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from outline_splitter.nodes import CODE_BLOCK_KINDS
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
 
@@ -21,10 +21,10 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
     blocks = []
     for atom in span.atoms:
         for node in (*atom.ancestors, atom.node):
-            if node.kind in CODE_BLOCK_KINDS and node.end > span.start and node.start < span.end:
+            if node.traits & Trait.VERBATIM and node.end > span.start and node.start < span.end:
                 blocks.append((max(node.start, span.start), min(node.end, span.end)))
         blocks.extend(
-            (n.start, n.end) for n in atom.node.walk()[1:] if n.kind in CODE_BLOCK_KINDS and n.start < span.end
+            (n.start, n.end) for n in atom.node.walk()[1:] if n.traits & Trait.VERBATIM and n.start < span.end
         )
     return blocks
 

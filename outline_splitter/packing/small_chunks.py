@@ -4,7 +4,7 @@ left at a section's end)."""
 
 from __future__ import annotations
 
-from outline_splitter.nodes import SECTION, Node
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
 
@@ -12,7 +12,7 @@ from outline_splitter.packing.view import ChunkView
 def _section_of(span: PackedSpan) -> Node | None:
     atom = span.atoms[0]
     for node in reversed((*atom.ancestors, atom.node)):
-        if node.kind == SECTION:
+        if node.traits & Trait.SECTION:
             return node
     return None
 
