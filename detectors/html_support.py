@@ -15,6 +15,7 @@ from outline_splitter.detectors.html_text import ExtractedText
 from outline_splitter.nodes import HEADING, SECTION, Node, Trait
 from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView
+from outline_splitter.registry import FormatHooks
 from outline_splitter.tokens import Tokenizer, span_counter_for
 
 _NODE_ATTRIBUTE = "data-outline-node"
@@ -58,6 +59,9 @@ def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], se
         ):
             node = parent
         node.traits |= Trait.SEPARATOR
+
+
+HTML_HOOKS = FormatHooks(view=html_view, mark=mark_html_nodes)
 
 
 def _numbered_dom(text: str, elements: list[Node]) -> Any:

@@ -4,23 +4,45 @@
 aliases it answers to and the file extensions `doc_type="auto"` maps to it. Detectors
 are imported on first use, so a format's dependencies cost nothing until it is used.
 Third-party packages add formats through the `outline_splitter.detectors` entry-point
-group (name: the doc type; value: `module:function`, a function `str -> Node`).
+group (name: the doc type; value: `module:function`, a function `str -> Node` whose
+nodes carry their traits: see "How to add a format" in docs/design.md).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from outline_splitter.nodes import Node
 
+if TYPE_CHECKING:
+    from outline_splitter.packing.view import ChunkView
+    from outline_splitter.tokens import Tokenizer
+
 Detector = Callable[[str], Node]
 ENTRY_POINT_GROUP = "outline_splitter.detectors"
+
+
+@dataclass(frozen=True)
+class FormatHooks:
+    """What a format adds to the splitter beyond its detector, as typed callables.
+
+    `view(text, root, tokenizer, output)` gives the packer's view of a document for an
+    output mode (the format's `outputs`); `mark(text, root, never_break_within,
+    separators)` gives the nodes the user's options select their `NEVER_BREAK` and
+    `SEPARATOR` traits (without it, both options name node kinds).
+    """
+
+    view: Callable[[str, Node, Tokenizer, str], ChunkView] | None = None
+    mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
+
+
+NO_HOOKS = FormatHooks()
 
 
 @dataclass(frozen=True)
@@ -29,11 +51,8 @@ class DocFormat:
     is a factory called once with it (one code detector serves many languages).
 
     A format with more than one way to render a chunk names them in `outputs` (the first
-    is the default) and gives `view`, a `"module:function"` called as
-    `view(text, root, tokenizer, output) -> ChunkView`. `marker`, if set, is a
-    `"module:function"` called as `marker(text, root, never_break_within, separators)`
-    that marks nodes (meta `never_break`, `separator`) from the user's selectors;
-    without one, both name node kinds.
+    is the default). `hooks`, if set, is `"module:attribute"` naming the format's
+    `FormatHooks`, imported on first use like the detector.
     """
 
     name: str
@@ -42,8 +61,7 @@ class DocFormat:
     aliases: tuple[str, ...] = ()
     argument: str | None = None
     outputs: tuple[str, ...] = ("source",)
-    view: str | None = None
-    marker: str | None = None
+    hooks: str | None = None
 
 
 def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
@@ -59,8 +77,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".html", ".htm", ".xhtml"),
         ("htm", "xhtml"),
         outputs=("html", "text"),
-        view="outline_splitter.detectors.html_support:html_view",
-        marker="outline_splitter.detectors.html_support:mark_html_nodes",
+        hooks="outline_splitter.detectors.html_support:HTML_HOOKS",
     ),
     DocFormat("rst", "outline_splitter.detectors.sections:detect_rst", (".rst", ".rest"), ("restructuredtext",)),
     DocFormat("latex", "outline_splitter.detectors.sections:detect_latex", (".tex", ".latex", ".ltx"), ("tex",)),
@@ -128,6 +145,18 @@ def load_function(reference: str) -> Callable[..., Any]:
     module_name, _, attribute = reference.partition(":")
     function: Callable[..., Any] = getattr(importlib.import_module(module_name), attribute)
     return function
+
+
+@cache
+def load_hooks(fmt: DocFormat) -> FormatHooks:
+    """The hooks of a format (`NO_HOOKS` if it has none), imported on first use."""
+    if fmt.hooks is None:
+        return NO_HOOKS
+    module_name, _, attribute = fmt.hooks.partition(":")
+    hooks = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(hooks, FormatHooks):
+        raise TypeError(f"{fmt.hooks} of doc_type {fmt.name!r} is a {type(hooks).__name__}, not FormatHooks")
+    return hooks
 
 
 @cache

@@ -11,7 +11,7 @@ from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
-from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_function, resolve_doc_type
+from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_hooks, resolve_doc_type
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
 
 
@@ -102,8 +102,9 @@ class OutlineTextSplitter:
         subclass may extend it to set traits of its own (`HTMLTextSplitter` does)."""
         if not self.never_break_within and not self.separators:
             return
-        if fmt.marker is not None:
-            load_function(fmt.marker)(text, root, self.never_break_within, self.separators)
+        mark = load_hooks(fmt).mark
+        if mark is not None:
+            mark(text, root, self.never_break_within, self.separators)
             return
         never_break = set(self.never_break_within)
         separators = set(self.separators)
@@ -138,9 +139,9 @@ class OutlineTextSplitter:
         return chunks
 
     def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
-        if fmt.view is not None:
-            view: ChunkView = load_function(fmt.view)(text, root, self.tokenizer, output)
-            return view
+        make_view = load_hooks(fmt).view
+        if make_view is not None:
+            return make_view(text, root, self.tokenizer, output)
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
     def _split(self, text: str, fmt: DocFormat) -> list[TextChunk]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -23,10 +24,15 @@ def test_importing_a_detector_loads_neither_the_splitter_nor_pydantic_nor_tiktok
 
 
 def test_the_wheel_installs_only_the_project_package(tmp_path: Path) -> None:
+    # built from a copy: an in-tree build leaves a build/ folder whose stale files a later
+    # build would package
+    project = tmp_path / "project"
+    junk = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "tests")
+    shutil.copytree(ROOT, project, symlinks=True, ignore=junk)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path), "."],
         check=True,
-        cwd=ROOT,
+        cwd=project,
         capture_output=True,
     )
     (wheel,) = tmp_path.glob("*.whl")
