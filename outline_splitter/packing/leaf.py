@@ -14,7 +14,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 
-from outline_splitter.packing.view import ESTIMATE_SLACK, ChunkView, fits
+from outline_splitter.packing.view import ChunkView, fits
+from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
 Span = tuple[int, int]
 
@@ -29,8 +30,10 @@ _SENTENCE_END = re.compile(
 )
 _LINE_END = re.compile(r"\r\n?|\n")
 _WORD = re.compile(r"\S+")
-# How far from the limit a close estimate must be to steer a search without a count.
-_ESTIMATE_MARGIN = 8
+# How far under the limit the word-run search aims by the estimate alone: not a bound on
+# the estimate's error (`ESTIMATE_MARGIN`) but a trade, since the answer is checked by one
+# exact count: aiming closer gives fuller chunks and, rarely, a second search.
+_WORD_RUN_AIM = 8
 
 
 def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> list[Span]:
@@ -80,7 +83,7 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
     out: list[Span] = []
     i = 0
     while i < len(parts):
-        reach = view.reach(parts[i][0], limit - ESTIMATE_SLACK)
+        reach = view.reach(parts[i][0], limit - ESTIMATE_MARGIN)
         last = bisect_right(ends, reach, i) - 1 if reach is not None else i - 1
         if last >= i:
             a, b = view.trim(parts[i][0], ends[last])
@@ -99,12 +102,12 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
 def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, limit: int) -> int:
     """The largest index `i >= first` with `count(start, ends[i]) <= limit`, or
     `first - 1` if none. Where there is a close estimate it answers alone, counting a
-    span within `_ESTIMATE_MARGIN` of the limit as over (an exact count of a long span
+    span within `_WORD_RUN_AIM` of the limit as over (an exact count of a long span
     with no sync point is a full encode): the answer, a few tokens short of the fullest
     cut at most, is then checked by one exact count. Otherwise, or in the rare case the
     estimate misled, exact counts find it by galloping then bisecting, so a long run
     costs a logarithmic number of counts."""
-    reach = view.reach(start, limit - _ESTIMATE_MARGIN)
+    reach = view.reach(start, limit - _WORD_RUN_AIM)
     if reach is not None and ends[first] <= reach:
         low = bisect_right(ends, reach, first) - 1
         if view.count(start, ends[low], limit) <= limit:

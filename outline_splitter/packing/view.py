@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from outline_splitter.tokens.base import SpanCounter
+from outline_splitter.tokens.base import ESTIMATE_MARGIN, SpanCounter
 
 
 class ChunkView(Protocol):
@@ -41,15 +41,12 @@ class ChunkView(Protocol):
 _NON_SPACE = re.compile(r"\S")
 _TRIM_WINDOW = 64
 
-# With a close estimate (whole-document token positions), a span this far under a limit
-# needs no exact count; every chunk is counted exactly when it is closed.
-ESTIMATE_SLACK = 16
 
 
 def fits(view: ChunkView, start: int, end: int, limit: int) -> bool:
     """Whether `view.text(start, end)` has at most `limit` tokens (a close estimate far
     enough under the limit answers without an exact count)."""
-    reach = view.reach(start, limit - ESTIMATE_SLACK)
+    reach = view.reach(start, limit - ESTIMATE_MARGIN)
     if reach is not None and end <= reach:
         return True
     return view.count(start, end, limit) <= limit

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+# How far a close estimate of a span's tokens (from whole-document token positions) is
+# trusted to be off: by the tokens of the span's two edge pieces, rarely more. A span
+# estimated this far under a limit is taken to fit, this far over it to be over; every
+# chunk is still counted exactly when it is closed, so a wrong guess costs time only.
+ESTIMATE_MARGIN = 16
+
 
 @runtime_checkable
 class Tokenizer(Protocol):

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from outline_splitter.tokens.base import ESTIMATE_MARGIN
 from outline_splitter.tokens.sanitize import sanitize
 
 if TYPE_CHECKING:
@@ -49,9 +50,6 @@ _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 _ASCII_DIGITS = frozenset("0123456789")
 _BLOCK = 256
 _SHORT_EDGE = 24
-# An estimate from whole-document token positions can be off by the tokens of the
-# two edge pieces; past this margin over a limit it is trusted as "over".
-_ESTIMATE_MARGIN = 64
 
 
 # A span's edge: (its sync point, the whole-document token there or None, the tokens of
@@ -209,7 +207,7 @@ class TokenIndex:
             return 0
         if limit is not None:
             rough = self.estimate(start, end)
-            if rough > limit + _ESTIMATE_MARGIN:
+            if rough > limit + ESTIMATE_MARGIN:
                 return rough
         left = self._edge(start, end, left=True)
         right = self._edge(end, start, left=False) if left is not None else None
