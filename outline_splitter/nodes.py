@@ -76,10 +76,13 @@ SHARED_TRAITS: dict[str, Trait] = {
 def apply_traits(root: Node, table: Mapping[str, Trait]) -> Node:
     """Add each node's traits from a format's kind -> traits table, for the subtree built
     so far (a deferred `expand` applies it to the children it builds); returns `root`."""
+    get = table.get
     stack = [root]
     while stack:
         node = stack.pop()
-        node.traits |= table.get(node.kind, Trait.NONE)
+        traits = get(node.kind)
+        if traits is not None:  # (a Flag's `|` is a Python call: skip it where it adds nothing)
+            node.traits = node.traits | traits if node.traits else traits
         stack.extend(node.children)
     return root
 

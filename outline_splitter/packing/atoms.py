@@ -49,7 +49,7 @@ class Atom:
         self.node = node
         self.ancestors = ancestors
         self.piece = piece
-        self.leading = bool(node.traits & Trait.LEADS) and not piece
+        self.leading = Trait.LEADS in node.traits and not piece
         self.limit = limit  # the most tokens this atom may have: chunk_size, or more if never_break
 
     def __repr__(self) -> str:
@@ -69,8 +69,6 @@ class SeparatorGroup(Node):
 _Visit = tuple[Node, int, int, tuple[Node, ...]]
 # The end of a broken SELF_CONTAINED node's parts, on the walk's stack.
 _END_OF_SELF_CONTAINED = None
-
-_WHOLE = Trait.NEVER_BREAK | Trait.SEPARATOR
 
 
 class _AtomCollector:
@@ -102,22 +100,24 @@ class _AtomCollector:
         start, end = self.view.trim(start, end)
         if start >= end:
             return []
-        limit = self.max_chunk_size if node.traits & _WHOLE else self.chunk_size
+        traits = node.traits
+        whole = Trait.NEVER_BREAK in traits or Trait.SEPARATOR in traits
+        limit = self.max_chunk_size if whole else self.chunk_size
         if fits(self.view, start, end, limit):
             self.atoms.append(Atom(start, end, node, ancestors, limit=limit))
             return []
         self.barrier()
         children = node.expanded_children()
         if not children:
-            levels = LINE_LEVELS if node.traits & Trait.LINES else PROSE_LEVELS
+            levels = LINE_LEVELS if Trait.LINES in traits else PROSE_LEVELS
             for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
                 self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=self.chunk_size))
             return []
         regroup = not isinstance(node, SeparatorGroup) and not any(
-            n.traits & Trait.NEVER_BREAK for n in (*ancestors, node)
+            Trait.NEVER_BREAK in n.traits for n in (*ancestors, node)
         )
         visits = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
-        if node.traits & Trait.SELF_CONTAINED:
+        if Trait.SELF_CONTAINED in traits:
             visits.append(_END_OF_SELF_CONTAINED)
         return visits
 
@@ -127,7 +127,7 @@ class _AtomCollector:
         """The visits of a broken node's children and of the text a detector left
         between them (a leaf of its own, cut at lines first if its parent's lines matter)."""
         inner = (*ancestors, node)
-        gap_traits = node.traits & Trait.LINES
+        gap_traits = Trait.LINES if Trait.LINES in node.traits else Trait.NONE
         visits: list[_Visit | None] = []
         cursor = start
         for child in (*children, None):
@@ -151,12 +151,12 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
 def group_separated(children: list[Node]) -> list[Node]:
     """`children` with each separator and the siblings after it (up to the next
     separator) made one `SeparatorGroup`; `children` itself when none is a separator."""
-    if not any(child.traits & Trait.SEPARATOR for child in children):
+    if not any(Trait.SEPARATOR in child.traits for child in children):
         return children
     out: list[Node] = []
     groups: list[list[Node]] = []
     for child in children:
-        if child.traits & Trait.SEPARATOR:
+        if Trait.SEPARATOR in child.traits:
             groups.append([child])
             out.append(child)  # replaced by its group below, if it has company
         elif groups and out[-1] is groups[-1][0]:

@@ -94,7 +94,7 @@ class _GreedyPacker:
 
     def sentence_atoms(self, atom: Atom) -> list[Atom]:
         """The sentences of a whole `PROSE` leaf atom (just the atom if it has one)."""
-        if atom.piece or not atom.node.traits & Trait.PROSE or atom.node.children:
+        if atom.piece or Trait.PROSE not in atom.node.traits or atom.node.children:
             return [atom]
         parts = split_leaf(self.view, atom.start, atom.end, self.chunk_size, PROSE_LEVELS[:1])
         return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in parts]

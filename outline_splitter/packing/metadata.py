@@ -37,7 +37,7 @@ class _Paths:
             label = node.label
             if label is None:
                 continue
-            if node.traits & Trait.SECTION and label.title is not None:
+            if Trait.SECTION in node.traits and label.title is not None:
                 self.titles.append(label.title)
             if label.id is not None:
                 if label.anchor:
@@ -65,7 +65,7 @@ def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
     while node.children:
         children = node.children
         i = bisect_right(children, position, key=_start_of) - 1
-        if i < 0 or children[i].end <= position or children[i].traits & Trait.TITLE:
+        if i < 0 or children[i].end <= position or Trait.TITLE in children[i].traits:
             break
         node = children[i]
         chain.append(node)
@@ -99,7 +99,7 @@ class ChunkMetadata:
         first = span.atoms[0]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors[-1] if first.ancestors else None)
-        if tail[-1].traits & Trait.TITLE and before_last is not None and before_last.traits & Trait.SECTION:
+        if Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits:
             tail = tail[:-1]  # a heading speaks for its section
         paths = self._ancestor_paths(first.ancestors).copy()
         paths.extend(tail, int(first.piece))

@@ -21,10 +21,10 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
     blocks = []
     for atom in span.atoms:
         for node in (*atom.ancestors, atom.node):
-            if node.traits & Trait.VERBATIM and node.end > span.start and node.start < span.end:
+            if Trait.VERBATIM in node.traits and node.end > span.start and node.start < span.end:
                 blocks.append((max(node.start, span.start), min(node.end, span.end)))
         blocks.extend(
-            (n.start, n.end) for n in atom.node.walk()[1:] if n.traits & Trait.VERBATIM and n.start < span.end
+            (n.start, n.end) for n in atom.node.walk()[1:] if Trait.VERBATIM in n.traits and n.start < span.end
         )
     return blocks
 

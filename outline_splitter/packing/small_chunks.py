@@ -12,7 +12,7 @@ from outline_splitter.packing.view import ChunkView
 def _section_of(span: PackedSpan) -> Node | None:
     atom = span.atoms[0]
     for node in reversed((*atom.ancestors, atom.node)):
-        if node.traits & Trait.SECTION:
+        if Trait.SECTION in node.traits:
             return node
     return None
 
