@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -43,3 +44,23 @@ def test_the_wheel_installs_only_the_project_package(tmp_path: Path) -> None:
     assert "outline_splitter/detectors/code/languages.py" in names
     assert "outline_splitter/detectors/markdown.py" in names
     assert not any(name.startswith("detectors/") for name in names)
+
+
+def test_the_token_modules_import_each_other_without_a_cycle() -> None:
+    package = ROOT / "outline_splitter" / "tokens"
+    imports: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        imports[path.stem] = {name.rsplit(".", 1)[1] for name in names if name.startswith("outline_splitter.tokens.")}
+    visiting: list[str] = []
+
+    def visit(module: str) -> None:
+        assert module not in visiting, f"import cycle: {' -> '.join([*visiting, module])}"
+        visiting.append(module)
+        for imported in imports.get(module, set()):
+            visit(imported)
+        visiting.pop()
+
+    for module in imports:
+        visit(module)
