@@ -1,0 +1,149 @@
+"""LlamaIndex front end (the `llama-index` extra: `pip install 'outline-splitter[llama-index]'`).
+
+`OutlineNodeParser` is a real `llama_index.core.node_parser.NodeParser`: it splits each
+document with `OutlineTextSplitter` into `TextNode`s whose ids are the chunk ids
+(`metadata["id"]`, stable across runs), whose `start_char_idx`/`end_char_idx` are the
+chunks' own offsets into the document text (LlamaIndex's parsers find them with
+`str.find`, which picks the first copy of repeated text), with `SOURCE`, `PREVIOUS`/`NEXT`
+(between leaf chunks) and, for `hierarchy=True` chunks, `PARENT`/`CHILD` relationships,
+which is what LlamaIndex's `AutoMergingRetriever` follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+try:
+    from llama_index.core.bridge.pydantic import Field, PrivateAttr
+    from llama_index.core.node_parser import NodeParser
+    from llama_index.core.schema import BaseNode, Document, NodeRelationship, RelatedNodeInfo, TextNode
+except ImportError as exc:
+    raise ImportError(
+        "outline_splitter.integrations.llama_index needs LlamaIndex: pip install 'outline-splitter[llama-index]'"
+    ) from exc
+
+from outline_splitter.models import TextChunk
+from outline_splitter.splitter import OutlineTextSplitter
+
+#: Chunk metadata worth embedding and showing to the LLM: where the chunk is. The other
+#: keys (ids, indices, kinds, roles, counts) are bookkeeping and only add noise.
+CONTEXT_KEYS = frozenset({"heading_path", "title", "symbol_path", "context", "source"})
+
+
+class OutlineNodeParser(NodeParser):
+    """Parse documents into `TextNode`s with `OutlineTextSplitter`.
+
+    The fields are `OutlineTextSplitter`'s arguments (`chunk_size` and `chunk_overlap` in
+    tokens of `tokenizer`); `hierarchy=True` asks it for parent chunks too, which become
+    nodes with `CHILD` relationships to their parts.
+    """
+
+    doc_type: str = Field(default="markdown", description="The format, as for OutlineTextSplitter.")
+    chunk_size: int = Field(default=512, description="The most tokens a chunk has.")
+    chunk_overlap: int = Field(default=0, description="Tokens of each neighbour kept as overlap.")
+    tokenizer: Any = Field(default="cl100k_base", description="What counts tokens.")
+    max_chunk_size: int | None = Field(default=None, description="The hard cap for nodes kept whole.")
+    min_chunk_size: int = Field(default=0, description="Smaller chunks join a neighbour.")
+    never_break_within: list[str] = Field(default_factory=list, description="Node kinds kept whole.")
+    separators: list[str] = Field(default_factory=list, description="Node kinds that start a group.")
+    output: str | None = Field(default=None, description="The output mode, for formats with several.")
+    hierarchy: bool = Field(default=False, description="Parent chunks for sections over the budget.")
+
+    _splitter: OutlineTextSplitter = PrivateAttr()
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Build the splitter once, so bad arguments fail here with its ValueErrors."""
+        # passed only when asked, so the parser runs on a splitter without the option
+        options: dict[str, Any] = {"hierarchy": True} if self.hierarchy else {}
+        self._splitter = OutlineTextSplitter(
+            doc_type=self.doc_type,
+            chunk_size=self.chunk_size,
+            chunk_overlap=self.chunk_overlap,
+            tokenizer=self.tokenizer,
+            max_chunk_size=self.max_chunk_size,
+            min_chunk_size=self.min_chunk_size,
+            never_break_within=self.never_break_within,
+            separators=self.separators,
+            output=self.output,
+            **options,
+        )
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "OutlineNodeParser"
+
+    def _parse_nodes(self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any) -> list[BaseNode]:
+        parsed: list[BaseNode] = []
+        for node in nodes:
+            text = node.get_content()
+            parsed.extend(chunks_to_nodes(self._splitter.split(text), node, self.include_metadata))
+        return parsed
+
+    def _postprocess_parsed_nodes(self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]) -> list[BaseNode]:
+        # LlamaIndex's version re-finds offsets with str.find and links every node in
+        # order, parents too; chunks_to_nodes has set both exactly already.
+        return nodes
+
+
+def chunks_to_nodes(chunks: Sequence[TextChunk], source: BaseNode, include_metadata: bool = True) -> list[TextNode]:
+    """`TextNode`s of one document's chunks: ids, offsets and metadata from the chunks,
+    `SOURCE` to `source`, `PREVIOUS`/`NEXT` between consecutive leaf chunks, and
+    `PARENT`/`CHILD` from the `hierarchy=True` keys (`role`, `parent_id`, `subsections`)."""
+    nodes = [_node(chunk, source, include_metadata) for chunk in chunks]
+    leaves = [node for node, chunk in zip(nodes, chunks, strict=True) if chunk.metadata.get("role") != "parent"]
+    for before, after in pairwise(leaves):
+        before.relationships[NodeRelationship.NEXT] = after.as_related_node_info()
+        after.relationships[NodeRelationship.PREVIOUS] = before.as_related_node_info()
+    for parent, children in _children(chunks, nodes):
+        parent.relationships[NodeRelationship.CHILD] = [child.as_related_node_info() for child in children]
+        for child in children:
+            child.relationships[NodeRelationship.PARENT] = parent.as_related_node_info()
+    return nodes
+
+
+def _node(chunk: TextChunk, source: BaseNode, include_metadata: bool) -> TextNode:
+    chunk_metadata = {**chunk.metadata, "token_count": chunk.token_count}
+    metadata = {**source.metadata, **chunk_metadata} if include_metadata else chunk_metadata
+    bookkeeping = sorted(key for key in chunk_metadata if key not in CONTEXT_KEYS)
+    return TextNode(
+        id_=chunk.metadata["id"],
+        text=chunk.text,
+        start_char_idx=chunk.start_pos,
+        end_char_idx=chunk.end_pos,
+        metadata=metadata,
+        excluded_embed_metadata_keys=sorted({*source.excluded_embed_metadata_keys, *bookkeeping}),
+        excluded_llm_metadata_keys=sorted({*source.excluded_llm_metadata_keys, *bookkeeping}),
+        relationships={NodeRelationship.SOURCE: _source_info(source)},
+    )
+
+
+def _source_info(source: BaseNode) -> RelatedNodeInfo:
+    # a node parsed out of another node points at that node's own source document
+    return source.source_node or source.as_related_node_info()
+
+
+def _children(chunks: Sequence[TextChunk], nodes: Sequence[TextNode]) -> list[tuple[TextNode, list[TextNode]]]:
+    """Each parent node's children, in order: the chunks whose `parent_id` names it, and
+    those its `subsections` name. An id names a parent by its chunk id or, for a child
+    section, by its `section_id` (the section's first parent chunk)."""
+    parents: dict[str, TextNode] = {}
+    for chunk, node in zip(chunks, nodes, strict=True):
+        if chunk.metadata.get("role") == "parent":
+            parents.setdefault(chunk.metadata["id"], node)
+            if chunk.metadata.get("section_id") is not None:
+                parents.setdefault(chunk.metadata["section_id"], node)
+    by_id = {chunk.metadata["id"]: node for chunk, node in zip(chunks, nodes, strict=True)}
+    # keyed by node id (nodes are not hashable); the inner dicts keep order, once each
+    children: dict[str, dict[str, TextNode]] = {}
+    for chunk, node in zip(chunks, nodes, strict=True):
+        parent = parents.get(chunk.metadata.get("parent_id") or "")
+        if parent is not None and parent is not node:
+            children.setdefault(parent.node_id, {})[node.node_id] = node
+    for chunk, node in zip(chunks, nodes, strict=True):
+        for name in chunk.metadata.get("subsections", ()):
+            child = parents.get(name) or by_id.get(name)
+            if child is not None and child is not node:
+                children.setdefault(node.node_id, {})[child.node_id] = child
+    return [(by_id[parent], list(found.values())) for parent, found in children.items()]
