@@ -17,7 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -103,7 +103,7 @@ def split_many(
     strict: bool = False,
     encoding: str = "utf-8",
     **splitter_args: Any,
-) -> Iterator[SplitResult]:
+) -> Generator[SplitResult, None, None]:
     """Split many documents in a pool of worker processes; an iterator of `SplitResult`.
 
     Items are texts (`str`, split as `doc_type`, default `"markdown"`), `(text,
@@ -120,7 +120,8 @@ def split_many(
     `ordered=False`. An item that fails (unsupported type, missing or undecodable file,
     unknown extension, a worker that died on it) gives a result with `error` set and the
     run goes on; with `strict=True` it raises `SplitError` instead. Bad arguments raise
-    `ValueError` at once.
+    `ValueError` at once. Closing the iterator (or leaving a `for` loop over it and
+    dropping it) stops the workers.
     """
     workers = _worker_count(workers)
     if not isinstance(encoding, str) or not encoding:
@@ -132,9 +133,14 @@ def split_many(
     return _in_pool(jobs, workers, ordered, strict, (splitter_args, encoding))
 
 
+def default_workers() -> int:
+    """The worker count `workers=None` means: the cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def _worker_count(workers: object) -> int:
     if workers is None:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        return default_workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be an integer >= 1 (or None for every core), not {workers!r}")
     return workers
@@ -232,7 +238,9 @@ def _checked(result: SplitResult, strict: bool) -> SplitResult:
     return result
 
 
-def _in_process(jobs: Iterator[_Job | SplitResult], state: _Splitters, strict: bool) -> Iterator[SplitResult]:
+def _in_process(
+    jobs: Iterator[_Job | SplitResult], state: _Splitters, strict: bool
+) -> Generator[SplitResult, None, None]:
     for job in jobs:
         yield _checked(job if isinstance(job, SplitResult) else state.run(job), strict)
 
@@ -347,7 +355,7 @@ def _in_pool(
     ordered: bool,
     strict: bool,
     init_args: tuple[Mapping[str, Any], str],
-) -> Iterator[SplitResult]:
+) -> Generator[SplitResult, None, None]:
     pool = _Pool(workers, init_args)
     window = workers * _WINDOW_PER_WORKER
     done: dict[int, SplitResult] = {}  # finished, not yet yielded
