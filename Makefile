@@ -10,12 +10,12 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]'
 	@touch $(STAMP)
 
 # The benchmark's peers are an extra: only `make bench` installs them.
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,ray,bench]'
 	@touch $(BENCH_STAMP)
 
 demo: $(STAMP)

@@ -126,7 +126,7 @@ def split_many(
     workers = _worker_count(workers)
     if not isinstance(encoding, str) or not encoding:
         raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
-    state = _Splitters(splitter_args, encoding)  # validates splitter_args here, not per item
+    state = Splitters(splitter_args, encoding)  # validates splitter_args here, not per item
     jobs = _jobs(items, state.default_doc_type)
     if workers == 1:
         return _in_process(jobs, state, strict)
@@ -172,7 +172,7 @@ def _is_document(item: object) -> bool:
     return isinstance(getattr(item, "page_content", None), str) and isinstance(getattr(item, "metadata", None), Mapping)
 
 
-class _Splitters:
+class Splitters:
     """The splitters of one process, one per doc type, each built on first use; the
     tokenizer is resolved once and shared."""
 
@@ -239,7 +239,7 @@ def _checked(result: SplitResult, strict: bool) -> SplitResult:
 
 
 def _in_process(
-    jobs: Iterator[_Job | SplitResult], state: _Splitters, strict: bool
+    jobs: Iterator[_Job | SplitResult], state: Splitters, strict: bool
 ) -> Generator[SplitResult, None, None]:
     for job in jobs:
         yield _checked(job if isinstance(job, SplitResult) else state.run(job), strict)
@@ -251,7 +251,7 @@ def _in_process(
 def _serve(conn: Connection, splitter_args: Mapping[str, Any], encoding: str) -> None:
     """A worker: build the splitters once, then split one job at a time until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    state = _Splitters(splitter_args, encoding)
+    state = Splitters(splitter_args, encoding)
     conn.send(_READY)
     while True:
         try:

@@ -203,7 +203,9 @@ def test_folder_split_with_workers_matches_one_worker_and_summarises(tree: Path)
     assert pooled.stdout == single.stdout
     chunks = records(pooled.stdout)
     line = summary(pooled.stderr)
-    assert line.startswith(f"outline-splitter: 4 files, {len(chunks)} chunks, {sum(c['token_count'] for c in chunks)} tokens")
+    assert line.startswith(
+        f"outline-splitter: 4 files, {len(chunks)} chunks, {sum(c['token_count'] for c in chunks)} tokens"
+    )
     assert "MB/s" in line
     assert line.endswith("3 skipped: 2 unknown extension (.bin, .png), 1 dangling link")
 

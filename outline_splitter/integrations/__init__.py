@@ -1,0 +1,2 @@
+"""Adapters to other frameworks, each behind an optional extra (`pip install
+'outline-splitter[<name>]'`); the core never imports them."""
