@@ -6,16 +6,16 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint bench snapshots
+.PHONY: demo test lint bench bench-scale snapshots
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,langchain,llama-index]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,langchain,llama-index,ray]'
 	@touch $(STAMP)
 
 # The benchmark's peers are an extra: only `make bench` installs them.
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,langchain,llama-index,bench]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,langchain,llama-index,ray,bench]'
 	@touch $(BENCH_STAMP)
 
 demo: $(STAMP)
@@ -30,6 +30,11 @@ lint: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
+
+# Synthetic 1-16 MB documents, split_many on 1 and 2 workers, streaming memory: the
+# Scaling section of docs/benchmarks.md (`make bench` keeps it).
+bench-scale: $(STAMP)
+	$(PY) -m benchmarks.scale
 
 # Chunk boundaries of the corpora and some stdlib modules, stored under tests/snapshots/:
 # regenerate after a change that moves boundaries on purpose, and review the diff.

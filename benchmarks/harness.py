@@ -473,7 +473,14 @@ with the reason.
 ## Results at {budget} tokens
 
 {report(rows, corpora, (budget,))}
-"""
+{_scaling_section()}"""
+
+
+def _scaling_section() -> str:
+    """The Scaling section `make bench-scale` last wrote (benchmarks/scale.py), kept when
+    this page is rewritten."""
+    path = RESULTS / "scale.md"
+    return "\n" + path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 # -- command line -------------------------------------------------------------------

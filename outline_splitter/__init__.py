@@ -14,6 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from outline_splitter.batch import SplitError, SplitResult, split_many
     from outline_splitter.html_text_splitter import Document, HTMLTextSplitter
     from outline_splitter.models import OutlineNode, TextChunk
     from outline_splitter.nodes import Node
@@ -29,9 +30,12 @@ _PUBLIC: dict[str, str] = {
     "Node": "outline_splitter.nodes",
     "OutlineNode": "outline_splitter.models",
     "OutlineTextSplitter": "outline_splitter.splitter",
+    "SplitError": "outline_splitter.batch",
+    "SplitResult": "outline_splitter.batch",
     "TextChunk": "outline_splitter.models",
     "Tokenizer": "outline_splitter.tokens",
     "doc_types": "outline_splitter.registry",
+    "split_many": "outline_splitter.batch",
 }
 
 __all__ = [
@@ -41,9 +45,12 @@ __all__ = [
     "Node",
     "OutlineNode",
     "OutlineTextSplitter",
+    "SplitError",
+    "SplitResult",
     "TextChunk",
     "Tokenizer",
     "doc_types",
+    "split_many",
 ]
 __version__ = "0.1.0"
 

@@ -14,12 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import nullcontext
+import time
+from collections import Counter
+from collections.abc import Sequence
+from contextlib import closing, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from outline_splitter import __version__
+from outline_splitter.batch import InputError, default_workers, read_path, split_many
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
@@ -30,82 +34,70 @@ LARGE_INPUT_BYTES = 1_000_000
 SOURCE_ROOT = Path(__file__).resolve().parents[1]
 
 
-class InputError(Exception):
-    """An input that cannot be split; its message is the one line shown to the user."""
-
-
 # -- split ----------------------------------------------------------------------------
 
 
-def _extensions(doc_type: str) -> tuple[str, ...]:
-    if doc_type == "auto":
-        return tuple(ext for fmt in FORMATS for ext in fmt.extensions)
-    return resolve_doc_type(doc_type).extensions
+@dataclass
+class Inputs:
+    """What a `split` command line names: the files to split, in order, and the files
+    under its folders that are skipped, each with the reason."""
+
+    files: list[Path] = field(default_factory=list)
+    skipped: list[tuple[Path, str]] = field(default_factory=list)
+
+    def skipped_summary(self) -> str:
+        """`"3 skipped: 2 unknown extension (.bin, .png), 1 dangling link"`, or `""`."""
+        if not self.skipped:
+            return ""
+        unknown = sorted({path.suffix or "no extension" for path, reason in self.skipped if reason == UNKNOWN})
+        parts = []
+        for reason, count in Counter(reason for _, reason in self.skipped).most_common():
+            if reason == UNKNOWN:  # which extensions, so a missing format is easy to spot
+                reason += f" ({', '.join(unknown[:5])}{', ...' if len(unknown) > 5 else ''})"
+            parts.append(f"{count} {reason}")
+        return f"{len(self.skipped)} skipped: {', '.join(parts)}"
 
 
-def expand_inputs(paths: Sequence[Path], doc_type: str) -> Iterator[Path | InputError]:
-    """Each file to split, in order: files as given, folders walked recursively (sorted)
-    keeping the files whose extension belongs to `doc_type` (any known one for `auto`).
-    A path that does not exist yields an `InputError` in its place."""
-    extensions = _extensions(doc_type)
+UNKNOWN = "unknown extension"
+
+
+def expand_inputs(paths: Sequence[Path], doc_type: str) -> Inputs:
+    """Files as given (a missing one too: splitting reports it); folders walked
+    recursively (sorted), keeping the files whose extension belongs to `doc_type` (any
+    known one for `auto`) and recording why each other file is skipped."""
+    known = tuple(ext for fmt in FORMATS for ext in fmt.extensions)
+    wanted = known if doc_type == "auto" else resolve_doc_type(doc_type).extensions
+    inputs = Inputs()
     for path in paths:
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in extensions)
-        elif path.exists():
-            yield path
-        else:
-            yield InputError(f"{path}: no such file or directory")
-
-
-def read_input(path: Path, encoding: str) -> str:
-    """The file's text; `InputError` naming the file when it cannot be read or decoded."""
-    try:
-        return path.read_text(encoding=encoding)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: cannot decode as {encoding} (byte {exc.start}: {exc.reason})") from exc
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        if not path.is_dir():
+            inputs.files.append(path)
+            continue
+        for entry in sorted(path.rglob("*")):
+            suffix = entry.suffix.lower()
+            if entry.is_symlink() and not entry.exists():
+                inputs.skipped.append((entry, "dangling link"))
+            elif entry.is_dir():
+                continue
+            elif not entry.is_file():
+                inputs.skipped.append((entry, "not a regular file"))
+            elif suffix in wanted:
+                inputs.files.append(entry)
+            else:
+                inputs.skipped.append((entry, UNKNOWN if suffix not in known else f"not {doc_type}"))
+    return inputs
 
 
 def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
-    """`OutlineTextSplitter` keyword arguments from the options (doc type and output
-    aside); `ValueError` with the reason when they do not fit together."""
-    options: dict[str, Any] = {
+    """`split_many` keyword arguments from the options: `--output text` applies to the
+    formats that have a text mode (HTML), the others are split as source."""
+    return {
+        "doc_type": args.doc_type,
         "chunk_size": args.chunk_size,
         "chunk_overlap": args.overlap,
         "tokenizer": args.tokenizer,
+        "output": args.output,
+        "encoding": args.encoding,
     }
-    if args.doc_type != "auto":  # validates every option once, up front
-        OutlineTextSplitter(doc_type=args.doc_type, output=_output_for(args.doc_type, args.output), **options)
-    else:
-        OutlineTextSplitter(**options)
-    return options
-
-
-def _output_for(doc_type: str, output: str) -> str | None:
-    """`--output text` applies to formats that have a text mode (HTML); the others are
-    split as source whatever it says, so one folder can hold both."""
-    return output if output in resolve_doc_type(doc_type).outputs else None
-
-
-def split_path(
-    path: Path,
-    doc_type: str,
-    options: dict[str, Any],
-    output: str,
-    encoding: str,
-    splitters: dict[str, OutlineTextSplitter],
-) -> list[TextChunk]:
-    """The chunks of one file, each with its `source` in the metadata; `InputError` or
-    `ValueError` when the file cannot be read, decoded or typed."""
-    resolved = doc_type_for_path(path) if doc_type == "auto" else doc_type
-    text = read_input(path, encoding)
-    if resolved not in splitters:
-        splitters[resolved] = OutlineTextSplitter(doc_type=resolved, output=_output_for(resolved, output), **options)
-    return [
-        chunk.model_copy(update={"metadata": {**chunk.metadata, "source": str(path)}})
-        for chunk in splitters[resolved].split(text)
-    ]
 
 
 def chunk_record(path: Path, chunk: TextChunk) -> dict[str, Any]:
@@ -121,68 +113,106 @@ def _write_text(out: IO[str], path: Path, chunk: TextChunk) -> None:
     )
 
 
-def _progress(enabled: bool, total: int) -> Any:
-    """A rich progress bar on stderr (a no-op context when disabled)."""
+def _progress(enabled: bool, total_bytes: int, files: int) -> Any:
+    """A rich progress bar on stderr over the inputs' bytes: files done, MB, rate and
+    time left (a no-op context when disabled)."""
     if not enabled:
         return nullcontext(None)
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
     )
-    progress.add_task("splitting", total=total)
+    progress.add_task(f"0/{files} files", total=total_bytes)
     return progress
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # missing or unreadable: splitting reports it
+        return 0
+
+
+@dataclass
+class Tally:
+    """What a `split` run did, for its summary line."""
+
+    files: int = 0
+    failed: int = 0
+    chunks: int = 0
+    tokens: int = 0
+    bytes: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def summary(self, inputs: Inputs) -> str:
+        seconds = time.perf_counter() - self.started
+        megabytes = self.bytes / 1e6
+        parts = [
+            f"{self.files} files, {self.chunks} chunks, {self.tokens} tokens, {megabytes:.2f} MB in {seconds:.1f} s "
+            f"({megabytes / max(seconds, 1e-9):.2f} MB/s)"
+        ]
+        if self.failed:
+            parts.append(f"{self.failed} failed")
+        if inputs.skipped:
+            parts.append(inputs.skipped_summary())
+        return "; ".join(parts)
 
 
 def command_split(args: argparse.Namespace) -> int:
     try:
-        options = splitter_options(args)
+        inputs = expand_inputs(args.paths, args.doc_type)
+        files = inputs.files
+        sizes = [_size(path) for path in files]
+        # no more workers than files: one file is split in this process, with no pool to start
+        workers = min(args.workers or default_workers(), max(1, len(files)))
+        results = split_many(files, workers=workers, **splitter_options(args))
     except ValueError as exc:
         return _error(str(exc))
-    splitters: dict[str, OutlineTextSplitter] = {}
-    inputs = list(expand_inputs(args.paths, args.doc_type))
-    files = [item for item in inputs if isinstance(item, Path)]
-    large = any(p.stat().st_size >= LARGE_INPUT_BYTES for p in files)
+    large = any(size >= LARGE_INPUT_BYTES for size in sizes)
     show_progress = not args.no_progress and sys.stderr.isatty() and (any(p.is_dir() for p in args.paths) or large)
-    failures = 0
+    tally = Tally()
     records: list[dict[str, Any]] = []
     out: IO[str] = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout  # noqa: SIM115
     try:
-        with _progress(show_progress, len(inputs)) as progress:
-            for item in inputs:
-                try:
-                    if isinstance(item, InputError):
-                        raise item
-                    chunks = split_path(item, args.doc_type, options, args.output, args.encoding, splitters)
-                except (InputError, ValueError) as exc:
-                    failures += 1
-                    _error(str(exc) if isinstance(exc, InputError) else f"{item}: {exc}")
+        with closing(results), _progress(show_progress, sum(sizes), len(files)) as progress:
+            for result in results:
+                path = files[result.index]
+                if progress is not None:
+                    done = f"{result.index + 1}/{len(files)} files"
+                    progress.update(progress.task_ids[0], advance=sizes[result.index], description=done)
+                if not result.ok:
+                    tally.failed += 1
+                    _error(f"{path}: {result.error}")
                     if args.strict:
                         return 2
                     continue
-                finally:
-                    if progress is not None:
-                        progress.advance(progress.task_ids[0])
-                for chunk in chunks:
+                tally.files += 1
+                tally.bytes += sizes[result.index]
+                tally.chunks += len(result.chunks)
+                tally.tokens += sum(chunk.token_count for chunk in result.chunks)
+                for chunk in result.chunks:
                     if args.format == "jsonl":
-                        out.write(json.dumps(chunk_record(item, chunk), ensure_ascii=False, default=str) + "\n")
+                        out.write(json.dumps(chunk_record(path, chunk), ensure_ascii=False, default=str) + "\n")
                     elif args.format == "json":
-                        records.append(chunk_record(item, chunk))
+                        records.append(chunk_record(path, chunk))
                     else:
-                        _write_text(out, item, chunk)
+                        _write_text(out, path, chunk)
         if args.format == "json":
             json.dump(records, out, ensure_ascii=False, indent=1, default=str)
             out.write("\n")
     finally:
         if out is not sys.stdout:
             out.close()
-    return 2 if failures else 0
+    print(f"{PROG}: {tally.summary(inputs)}", file=sys.stderr)
+    return 2 if tally.failed else 0
 
 
 # -- outline --------------------------------------------------------------------------
@@ -218,9 +248,10 @@ def command_outline(args: argparse.Namespace) -> int:
 
     try:
         doc_type = doc_type_for_path(args.file) if args.doc_type == "auto" else args.doc_type
-        text = read_input(args.file, args.encoding) if args.file.exists() else None
-        if text is None:
-            raise InputError(f"{args.file}: no such file or directory")
+        try:
+            text = read_path(args.file, args.encoding)
+        except InputError as exc:
+            raise InputError(f"{args.file}: {exc}") from exc
         outline = OutlineTextSplitter(doc_type=doc_type).outline(text)
     except (InputError, ValueError) as exc:
         return _error(str(exc))
@@ -311,6 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
     split.add_argument("--encoding", default="utf-8", help="the inputs' text encoding (default utf-8)")
     split.add_argument("--strict", action="store_true", help="stop at the first input that cannot be split")
     split.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="processes that split files in parallel (default: every core; 1 splits in this process)",
+    )
+    split.add_argument(
         "--no-progress",
         action="store_true",
         help="never show the progress bar (shown on a terminal for folders and large files)",
@@ -347,6 +384,13 @@ def build_parser() -> argparse.ArgumentParser:
         harness.add_arguments(bench)
     bench.set_defaults(handler=command_bench)
     return parser
+
+
+def _positive_int(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, not {value}")
+    return number
 
 
 def _error(message: str) -> int:

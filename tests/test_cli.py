@@ -42,6 +42,17 @@ def records(stdout: str) -> list[dict]:
     return [json.loads(line) for line in stdout.splitlines()]
 
 
+def error_lines(stderr: str) -> list[str]:
+    """The error lines of stderr (the summary line follows them)."""
+    return [line for line in stderr.splitlines() if line.startswith("outline-splitter: error:")]
+
+
+def summary(stderr: str) -> str:
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("outline-splitter: ") and not last.startswith("outline-splitter: error:"), stderr
+    return last
+
+
 def test_help_documents_every_command_and_option():
     top = run("--help")
     assert top.returncode == 0
@@ -92,7 +103,7 @@ def test_missing_and_undecodable_inputs_are_reported_and_skipped(tree: Path):
     missing = tree / "missing.md"
     done = run("split", missing, tree / "bad.md", tree / "a.md")
     assert done.returncode == 2
-    errors = done.stderr.strip().splitlines()
+    errors = error_lines(done.stderr)
     assert len(errors) == 2
     assert str(missing) in errors[0] and "no such file" in errors[0]
     assert str(tree / "bad.md") in errors[1] and "cannot decode" in errors[1]
@@ -103,7 +114,8 @@ def test_unknown_extension_given_explicitly_is_an_error_line(tree: Path):
     done = run("split", tree / "image.bin", tree / "a.md")
     assert done.returncode == 2
     assert "image.bin" in done.stderr and "extension" in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    assert len(error_lines(done.stderr)) == 1
+    assert "1 files" in summary(done.stderr) and "1 failed" in summary(done.stderr)
 
 
 def test_strict_stops_at_the_first_bad_input(tree: Path):
@@ -179,3 +191,31 @@ def test_text_output_applies_to_html_and_leaves_other_formats_as_source(tmp_path
     records = {Path(r["source"]).name: r for r in map(json.loads, done.stdout.splitlines())}
     assert records["page.html"]["text"] == "Title\nHello world."
     assert records["notes.md"]["text"] == "# Notes\n\nSome *text*."
+
+
+def test_folder_split_with_workers_matches_one_worker_and_summarises(tree: Path):
+    (tree / "sub" / "c.md").write_text("# C\n\n" + "Words in a row. " * 200, encoding="utf-8")
+    (tree / "dangling.md").symlink_to(tree / "gone.md")
+    (tree / "photo.png").write_bytes(b"\x89PNG")
+    pooled = run("split", tree, "--workers", "2", "--chunk-size", "64")
+    single = run("split", tree, "--workers", "1", "--chunk-size", "64")
+    assert pooled.returncode == single.returncode == 0, pooled.stderr
+    assert pooled.stdout == single.stdout
+    chunks = records(pooled.stdout)
+    line = summary(pooled.stderr)
+    assert line.startswith(
+        f"outline-splitter: 4 files, {len(chunks)} chunks, {sum(c['token_count'] for c in chunks)} tokens"
+    )
+    assert "MB/s" in line
+    assert line.endswith("3 skipped: 2 unknown extension (.bin, .png), 1 dangling link")
+
+
+def test_only_other_formats_are_skipped_with_their_reason(tree: Path):
+    done = run("split", tree, "--doc-type", "markdown")
+    assert done.returncode == 0
+    assert summary(done.stderr).endswith("2 skipped: 1 not markdown, 1 unknown extension (.bin)")
+
+
+def test_bad_workers_is_a_usage_error(tree: Path):
+    done = run("split", tree, "--workers", "0")
+    assert done.returncode == 2 and "--workers" in done.stderr and done.stdout == ""

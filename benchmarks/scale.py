@@ -1,0 +1,363 @@
+"""The scaling benchmark (`python -m benchmarks.scale`, `make bench-scale`).
+
+1. Synthetic documents of 1, 4 and 16 MB of each pathological kind: CPU seconds and peak
+   memory per MB, and time(16 MB) / time(1 MB) (linear is 16; the bar is 20). Each size
+   runs in a fresh subprocess, so its peak RSS (`ru_maxrss`, less the RSS before the
+   document was made) is that document's alone and a pathological case cannot hang the
+   run (`--timeout`).
+2. `split_many` on the shared corpora repeated to `--docs` documents: wall seconds with
+   one worker and with two, their ratio, and a check that both give the same chunks.
+3. The parent's peak RSS while `split_many` streams a generator of `--short` short texts.
+
+Results: printed, written to `benchmarks/results/scale.{json,md}`, and into the Scaling
+section of `docs/benchmarks.md` (which `make bench` keeps).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.corpora import SHARED_CORPORA, SHARED_FOLDERS, extensions_for
+from benchmarks.harness import DOCS, RESULTS, ROOT, machine
+
+SIZES_MB = (1, 4, 16)
+LINEAR_BAR = 20.0  # time(16 MB) / time(1 MB) at most this (16 is linear)
+MEMORY_BAR = 10.0  # peak memory at most this many times the input
+SCALING_HEADING = "## Scaling"
+WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu")
+
+
+def _words(count: int, offset: int = 0) -> str:
+    return " ".join(WORDS[(offset + i) % len(WORDS)] for i in range(count))
+
+
+def _repeat_to(size: int, make: Callable[[int], str]) -> str:
+    """`make(0) + make(1) + ...` until `size` characters (ASCII: bytes), cut there."""
+    parts: list[str] = []
+    total = 0
+    for number in itertools.count():
+        if total >= size:
+            break
+        part = make(number)
+        parts.append(part)
+        total += len(part)
+    return "".join(parts)[:size]
+
+
+def prose(size: int) -> str:
+    """Sentences wrapped at about 80 columns, no blank line, no heading: one paragraph."""
+    return _repeat_to(size, lambda n: f"{_words(9, n).capitalize()} number {n}.{chr(10) if n % 2 else ' '}")
+
+
+def markdown_list(size: int) -> str:
+    """One Markdown list of short items."""
+    return _repeat_to(size, lambda n: f"- item {n}: {_words(6, n)}\n")
+
+
+def tiny_paragraphs(size: int) -> str:
+    """Paragraphs of one short sentence (100,000 of them at 16 MB)."""
+    return _repeat_to(size, lambda n: f"Paragraph {n} {_words(30, n)}"[:165] + ".\n\n")
+
+
+def one_line(size: int) -> str:
+    """Words and no newline at all."""
+    return _repeat_to(size, lambda n: f"{_words(12, n)} {n} ")
+
+
+def nested_divs(size: int) -> str:
+    """`<div>`s nested inside each other (10,000 deep at 16 MB), text in each."""
+    depth = max(1, 10_000 * size // (16 * 2**20))
+    body = max(0, size // depth - 40)
+    filler = _repeat_to(body, lambda n: f"{_words(8, n)}. ")
+    return "<html><body>" + f"<div><p>{filler}</p>" * depth + "</div>" * depth + "</body></html>"
+
+
+def python_one_liners(size: int) -> str:
+    """A Python module of one-line functions."""
+    return _repeat_to(size, lambda n: f"def f_{n}(x): return x * {n} + {n % 7}\n")
+
+
+def wide_table(size: int) -> str:
+    """A Markdown table with 2,000 rows at 16 MB (wide rows, 8 columns)."""
+    rows = max(2, 2000 * size // (16 * 2**20))
+    cell = max(1, size // rows // 8 - 3)
+    header = "| " + " | ".join(f"col {i}" for i in range(8)) + " |\n|" + "---|" * 8 + "\n"
+    lines = []
+    for row in range(rows):
+        cells = [_repeat_to(cell, lambda n, row=row: f"{row}{_words(3, n)} ") for _ in range(8)]
+        lines.append("| " + " | ".join(cells) + " |\n")
+    return header + "".join(lines)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A synthetic kind: its name, doc type and generator `size in bytes -> text`."""
+
+    name: str
+    doc_type: str
+    make: Callable[[int], str]
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("prose, no structure", "text", prose),
+    Kind("one giant Markdown list", "markdown", markdown_list),
+    Kind("100,000 tiny paragraphs", "markdown", tiny_paragraphs),
+    Kind("one 16 MB line", "text", one_line),
+    Kind("10,000 nested <div>s", "html", nested_divs),
+    Kind("Python, one function per line", "python", python_one_liners),
+    Kind("2,000-row table", "markdown", wide_table),
+)
+
+
+# -- one synthetic document (run in a subprocess) ------------------------------------------
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+
+
+def measure_one(kind_name: str, megabytes: int, chunk_size: int) -> dict[str, Any]:
+    """Split one synthetic document in this process: CPU seconds, peak RSS over the
+    baseline (imports, a warm-up split), chunk count."""
+    from outline_splitter import OutlineTextSplitter
+
+    kind = next(k for k in KINDS if k.name == kind_name)
+    splitter = OutlineTextSplitter(doc_type=kind.doc_type, chunk_size=chunk_size)
+    splitter.split(kind.make(20_000))  # load the grammar and the tokenizer
+    baseline = _rss_mb()
+    text = kind.make(megabytes * 2**20)
+    started = time.process_time()
+    chunks = splitter.split(text)
+    seconds = time.process_time() - started
+    return {"seconds": seconds, "peak_mb": _rss_mb() - baseline, "chunks": len(chunks), "bytes": len(text)}
+
+
+@dataclass
+class SyntheticRow:
+    kind: str
+    doc_type: str
+    seconds: dict[int, float | None]  # MB -> CPU s (None: failed or timed out)
+    peak_ratio: dict[int, float | None]  # MB -> peak memory / input size
+    chunks: dict[int, int | None]
+    failures: dict[int, str]
+
+    @property
+    def growth(self) -> float | None:
+        first, last = self.seconds.get(SIZES_MB[0]), self.seconds.get(SIZES_MB[-1])
+        return last / first if first and last is not None else None
+
+
+def run_synthetic(kind: Kind, chunk_size: int, timeout: float, echo: Callable[[str], None]) -> SyntheticRow:
+    row = SyntheticRow(kind.name, kind.doc_type, {}, {}, {}, {})
+    for megabytes in SIZES_MB:
+        command = [sys.executable, "-m", "benchmarks.scale", "--one", kind.name, str(megabytes), str(chunk_size)]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            row.seconds[megabytes] = row.peak_ratio[megabytes] = row.chunks[megabytes] = None
+            row.failures[megabytes] = f"timed out: more than {timeout:.0f} s"
+            echo(f"  {kind.name} {megabytes} MB: timed out")
+            break  # a larger one takes longer still
+        if done.returncode != 0:
+            row.seconds[megabytes] = row.peak_ratio[megabytes] = row.chunks[megabytes] = None
+            row.failures[megabytes] = (done.stderr.strip().splitlines() or ["failed"])[-1][:200]
+            echo(f"  {kind.name} {megabytes} MB: {row.failures[megabytes]}")
+            continue
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        row.seconds[megabytes] = result["seconds"]
+        row.peak_ratio[megabytes] = result["peak_mb"] / (result["bytes"] / 2**20)
+        row.chunks[megabytes] = result["chunks"]
+        echo(f"  {kind.name} {megabytes} MB: {result['seconds']:.2f} s, peak {result['peak_mb']:.0f} MB")
+    return row
+
+
+# -- split_many on the corpora -------------------------------------------------------------
+
+
+def corpus_paths(shared: Path = SHARED_CORPORA) -> list[Path]:
+    """The shared corpora's files (the harness's folders)."""
+    paths: list[Path] = []
+    for folder, doc_type in SHARED_FOLDERS.items():
+        extensions = extensions_for(doc_type)
+        paths += sorted(p for p in (shared / folder).rglob("*") if p.is_file() and p.suffix.lower() in extensions)
+    return paths
+
+
+def _fingerprint(results: Iterator[Any]) -> tuple[list[tuple[tuple[int, int, int], ...]], int]:
+    """Each result's chunk spans (start, end, tokens) and the total chunk count."""
+    spans = []
+    for result in results:
+        if not result.ok:
+            raise RuntimeError(result.describe())
+        spans.append(tuple((c.start_pos, c.end_pos, c.token_count) for c in result.chunks))
+    return spans, sum(len(s) for s in spans)
+
+
+def run_throughput(docs: int, chunk_size: int, echo: Callable[[str], None]) -> dict[str, Any]:
+    """Wall seconds of `split_many` over `docs` corpus files (repeated) with 1 and 2
+    workers; the chunks must be the same."""
+    from outline_splitter import split_many
+
+    files = corpus_paths()
+    items = [files[i % len(files)] for i in range(docs)]
+    megabytes = sum(path.stat().st_size for path in items) / 1e6
+    seconds: dict[int, float] = {}
+    fingerprints = {}
+    for workers in (1, 2):
+        started = time.perf_counter()
+        fingerprints[workers], chunks = _fingerprint(split_many(items, workers=workers, chunk_size=chunk_size))
+        seconds[workers] = time.perf_counter() - started
+        echo(f"  split_many workers={workers}: {docs} docs, {megabytes:.0f} MB, {seconds[workers]:.1f} s")
+    if fingerprints[1] != fingerprints[2]:
+        raise RuntimeError("split_many with 2 workers gave other chunks than with 1")
+    return {
+        "docs": docs,
+        "files": len(files),
+        "megabytes": megabytes,
+        "chunks": chunks,
+        "seconds_1": seconds[1],
+        "seconds_2": seconds[2],
+        "ratio": seconds[2] / seconds[1],
+    }
+
+
+def measure_stream(count: int) -> dict[str, Any]:
+    """The parent's RSS after the first 1,000 results and at the end, while split_many
+    (2 workers) streams a generator of `count` short texts (run in a subprocess)."""
+    from outline_splitter import split_many
+
+    texts = (f"# Note {n}\n\nA short note, number {n}, {_words(8, n)}.\n" for n in range(count))
+    early = 0.0
+    chunks = 0
+    started = time.perf_counter()
+    for result in split_many(texts, workers=2):
+        chunks += len(result.chunks)
+        if result.index == 1000:
+            early = _rss_mb()
+    return {
+        "count": count,
+        "chunks": chunks,
+        "early_mb": early,
+        "final_mb": _rss_mb(),
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def run_stream(count: int, timeout: float) -> dict[str, Any]:
+    command = [sys.executable, "-m", "benchmarks.scale", "--stream-one", str(count)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=True, cwd=ROOT)
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+# -- report --------------------------------------------------------------------------------
+
+
+def _cell(value: float | None, digits: int = 2) -> str:
+    return "failed" if value is None else f"{value:.{digits}f}"
+
+
+def report(rows: Sequence[SyntheticRow], throughput: dict[str, Any] | None, stream: dict[str, Any] | None,
+           chunk_size: int, when: str) -> str:  # fmt: skip
+    """The Scaling section of docs/benchmarks.md."""
+    lines = [
+        SCALING_HEADING,
+        "",
+        f"`make bench-scale` (`python -m benchmarks.scale`), measured {when} on {machine()}, at {chunk_size} tokens.",
+        "",
+        "### Synthetic documents",
+        "",
+        "CPU seconds to split one document of each size; **s/MB** at 16 MB; **16/1**: time(16 MB) / time(1 MB)"
+        f" (16 is linear; the bar is {LINEAR_BAR:.0f}); **peak/input**: the largest, over the sizes, of the"
+        f" process's peak RSS growth over the input size (the input included; the bar is {MEMORY_BAR:.0f}).",
+        "",
+        "| kind | doc type | 1 MB s | 4 MB s | 16 MB s | s/MB | 16/1 | peak/input | chunks at 16 MB |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        last = row.seconds.get(SIZES_MB[-1])
+        ratios = [r for r in row.peak_ratio.values() if r is not None]
+        lines.append(
+            f"| {row.kind} | {row.doc_type} | "
+            + " | ".join(_cell(row.seconds.get(mb)) for mb in SIZES_MB)
+            + f" | {_cell(None if last is None else last / SIZES_MB[-1], 3)} | {_cell(row.growth, 1)}"
+            f" | {_cell(max(ratios) if ratios else None, 1)} | {row.chunks.get(SIZES_MB[-1]) or '-'} |"
+        )
+    for row in rows:
+        for megabytes, why in row.failures.items():
+            lines.append(f"\n- {row.kind}, {megabytes} MB: {why}")
+    if throughput is not None:
+        lines += [
+            "",
+            "### split_many on the corpora",
+            "",
+            f"{throughput['docs']} documents (the {throughput['files']} files of the shared corpora repeated,"
+            f" {throughput['megabytes']:.0f} MB, {throughput['chunks']} chunks), wall seconds:"
+            f" 1 worker {throughput['seconds_1']:.1f} s, 2 workers {throughput['seconds_2']:.1f} s,"
+            f" ratio **{throughput['ratio']:.2f}** (the bar is 0.6 on 2 cores; both runs gave the same chunks).",
+        ]
+    if stream is not None:
+        lines += [
+            "",
+            f"Streaming a generator of {stream['count']} short texts through 2 workers ({stream['seconds']:.0f} s):"
+            f" the parent's peak RSS was {stream['early_mb']:.0f} MB after 1,000 results and"
+            f" {stream['final_mb']:.0f} MB at the end (growth {stream['final_mb'] - stream['early_mb']:.1f} MB;"
+            " the bar is 50 MB).",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(section: str, docs: Path = DOCS) -> None:
+    """Put `section` in docs/benchmarks.md in place of its Scaling section (or at the end)."""
+    page = docs.read_text(encoding="utf-8") if docs.is_file() else "# Benchmarks\n"
+    head, _, _ = page.partition(f"\n{SCALING_HEADING}\n")
+    docs.write_text(head.rstrip("\n") + "\n\n" + section, encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.scale", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chunk-size", type=int, default=512, metavar="N", help="tokens per chunk (default 512)")
+    parser.add_argument("--kinds", nargs="+", metavar="WORD", help="only synthetic kinds whose name has one of these")
+    parser.add_argument("--docs", type=int, default=8000, metavar="N", help="documents for split_many (default 8000)")
+    parser.add_argument("--short", type=int, default=100_000, metavar="N", help="short texts streamed (default 100000)")
+    parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="seconds per synthetic document")
+    parser.add_argument("--skip", nargs="+", default=[], choices=("synthetic", "throughput", "stream"))
+    parser.add_argument("--no-docs", action="store_true", help="do not rewrite docs/benchmarks.md")
+    parser.add_argument("--one", nargs=3, metavar=("KIND", "MB", "CHUNK_SIZE"), help=argparse.SUPPRESS)
+    parser.add_argument("--stream-one", type=int, metavar="N", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure_one(args.one[0], int(args.one[1]), int(args.one[2]))))
+        return 0
+    if args.stream_one:
+        print(json.dumps(measure_stream(args.stream_one)))
+        return 0
+
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    kinds = [k for k in KINDS if not args.kinds or any(w.lower() in k.name.lower() for w in args.kinds)]
+    rows = [] if "synthetic" in args.skip else [run_synthetic(k, args.chunk_size, args.timeout, print) for k in kinds]
+    throughput = None if "throughput" in args.skip else run_throughput(args.docs, args.chunk_size, print)
+    stream = None if "stream" in args.skip else run_stream(args.short, args.timeout)
+    section = report(rows, throughput, stream, args.chunk_size, when)
+    print("\n" + section)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    record = {"when": when, "rows": [asdict(r) for r in rows], "throughput": throughput, "stream": stream}
+    (RESULTS / "scale.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    (RESULTS / "scale.md").write_text(section, encoding="utf-8")
+    if not args.no_docs:
+        write_docs(section)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,195 @@
+"""`split_many`: results in order and identical to `split` one by one, per-item errors,
+strict mode, a worker killed mid-run, and an input that is read only as it is used."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from outline_splitter import Document, OutlineTextSplitter, SplitError, SplitResult, split_many
+from tests.conftest import corpus_files
+
+EXIT_WORD = "EXIT-THE-WORKER"
+KILL_WORD = "KILL-THE-WORKER"
+
+
+def lethal_word_count(text: str) -> int:
+    """A tokenizer (words) that ends its process on a poisoned text, as a crash or the
+    out-of-memory killer would."""
+    if EXIT_WORD in text:
+        os._exit(3)
+    if KILL_WORD in text:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return len(text.split())
+
+
+def note(number: int) -> str:
+    return f"# Note {number}\n\n" + "A sentence of the note. " * (1 + number % 40) + f"\n\n- item {number}\n- two\n"
+
+
+def texts(count: int) -> list[str]:
+    return [note(number) for number in range(count)]
+
+
+def expected(item: object, splitter: OutlineTextSplitter) -> list:
+    if isinstance(item, Path):
+        return OutlineTextSplitter(doc_type="auto").split_file(item)
+    if isinstance(item, tuple):
+        return OutlineTextSplitter(doc_type=item[1]).split(item[0])
+    if isinstance(item, Document):
+        return splitter.split(item.page_content)
+    return splitter.split(item)
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> list[object]:
+    """Texts, (text, doc_type) pairs, paths of three formats and documents."""
+    (tmp_path / "a.md").write_text("# A\n\nSome text.\n\n```py\nx = 1\n```\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("def f():\n    return 1\n\n\nclass C:\n    pass\n", encoding="utf-8")
+    (tmp_path / "c.html").write_text("<h1>T</h1><p>Body <b>bold</b>.</p>", encoding="utf-8")
+    items: list[object] = [tmp_path / "a.md", tmp_path / "b.py", tmp_path / "c.html"]
+    items += texts(12)
+    items += [("def g(x):\n    return x\n", "python"), ("Plain text. Two sentences.", "text")]
+    items += [Document(page_content="# Doc\n\nBody.", metadata={"source": "doc-1"})]
+    return items
+
+
+def test_results_come_in_input_order_identical_to_split_one_by_one(mixed: list[object]):
+    splitter = OutlineTextSplitter()
+    results = list(split_many(mixed, workers=2))
+    assert [r.index for r in results] == list(range(len(mixed)))
+    for item, result in zip(mixed, results):
+        assert result.ok, result.describe()
+        assert result.chunks == expected(item, splitter)
+    assert results[0].source == str(mixed[0]) and results[0].chunks[0].metadata["source"] == str(mixed[0])
+    assert results[-1].source == "doc-1" and results[3].source is None
+    assert results == list(split_many(mixed, workers=1))
+
+
+def test_corpus_files_split_in_a_pool_equal_split_file():
+    files = corpus_files("markdown", "*.md")[:40]
+    splitter = OutlineTextSplitter(doc_type="auto", chunk_size=128)
+    results = list(split_many(files, workers=2, chunk_size=128))
+    assert [r.chunks for r in results] == [splitter.split_file(path) for path in files]
+    assert sum(len(r.chunks) for r in results) > len(files)
+
+
+def test_unordered_results_are_the_same_results(mixed: list[object]):
+    ordered = list(split_many(mixed, workers=2, chunk_size=64))
+    unordered = list(split_many(mixed, workers=2, ordered=False, chunk_size=64))
+    assert sorted(unordered, key=lambda r: r.index) == ordered
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_bad_item_is_a_result_naming_it_and_the_run_goes_on(tmp_path: Path, workers: int):
+    (tmp_path / "bad.md").write_bytes(b"# Bad\n\n\xff\xfe not utf-8\n")
+    (tmp_path / "image.bin").write_bytes(b"\x00\x01")
+    (tmp_path / "link.md").symlink_to(tmp_path / "gone.md")
+    items = [
+        "# Fine\n\ntext",
+        42,
+        tmp_path / "missing.md",
+        tmp_path / "bad.md",
+        tmp_path / "image.bin",
+        tmp_path / "link.md",
+        ("text", "klingon"),
+        "# Fine too",
+    ]
+    results = list(split_many(items, workers=workers))
+    assert [r.ok for r in results] == [True, False, False, False, False, False, False, True]
+    assert results[1].describe().startswith("item 1: TypeError:") and "int" in results[1].describe()
+    assert results[2].describe() == f"{tmp_path / 'missing.md'}: no such file or directory"
+    assert results[3].error == "cannot decode as utf-8 (byte 7: invalid start byte)"
+    assert "extension" in (results[4].error or "") and results[4].source == str(tmp_path / "image.bin")
+    assert results[5].error == "a dangling symbolic link"
+    assert (results[6].error or "").startswith("ValueError: doc_type 'klingon' is not known")
+    assert all(not r.chunks for r in results if not r.ok)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_strict_raises_at_the_first_bad_item(tmp_path: Path, workers: int):
+    results = split_many(["# ok", tmp_path / "missing.md", "# never reached"], workers=workers, strict=True)
+    assert next(results).ok
+    with pytest.raises(SplitError, match=r"missing\.md: no such file or directory") as raised:
+        next(results)
+    assert raised.value.result.index == 1
+
+
+def test_a_worker_that_dies_fails_its_item_and_a_new_worker_goes_on():
+    items = texts(10)
+    items[2] += f"\n\n{EXIT_WORD}\n"
+    items[6] += f"\n\n{KILL_WORD}\n"
+    results = list(split_many(items, workers=2, tokenizer=lethal_word_count, chunk_size=64))
+    assert [r.index for r in results] == list(range(10))
+    assert results[2].error == "WorkerDied: the worker process exited with code 3"
+    assert results[6].error == "WorkerDied: the worker process was killed by SIGKILL"
+    splitter = OutlineTextSplitter(tokenizer=lethal_word_count, chunk_size=64)
+    for number in (0, 1, 3, 4, 5, 7, 8, 9):
+        assert results[number].chunks == splitter.split(items[number])
+    assert not multiprocessing.active_children()  # the pool is gone when the iterator is done
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_input_is_read_only_as_results_are_taken(workers: int):
+    taken: list[int] = []
+
+    def endless() -> Iterator[str]:
+        number = 0
+        while True:
+            taken.append(number)
+            yield f"# Doc {number}\n\nSome text."
+            number += 1
+
+    results = split_many(endless(), workers=workers)
+    first = [next(results) for _ in range(3)]
+    assert [r.index for r in first] == [0, 1, 2]
+    # in-process: one item per result; a pool: at most its window of 4 items per worker ahead
+    assert len(taken) <= (3 if workers == 1 else 3 + 4 * workers)
+    results.close()
+    assert not multiprocessing.active_children()
+
+
+def test_finished_results_do_not_pile_up_in_the_parent():
+    results = split_many((note(number) for number in range(3000)), workers=2)  # the tokenizer loads here
+    tracemalloc.start()
+    try:
+        count = sum(len(r.chunks) for r in results)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count >= 3000
+    # the parent's heap while streaming: about 0.1 MB; holding the 3000 results takes 11 MB
+    assert peak < 2_000_000
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True, "2"])
+def test_bad_workers_is_a_value_error_naming_it(workers: object):
+    with pytest.raises(ValueError, match="workers must be an integer >= 1"):
+        split_many(["x"], workers=workers)  # type: ignore[arg-type]
+
+
+def test_bad_splitter_arguments_fail_at_the_call_not_per_item():
+    with pytest.raises(ValueError, match="chunk_size"):
+        split_many(["x"], workers=2, chunk_size=0)
+    with pytest.raises(ValueError, match="output 'pdf'"):
+        split_many(["x"], output="pdf")
+    with pytest.raises(ValueError, match="encoding"):
+        split_many(["x"], encoding="")
+
+
+def test_output_applies_to_the_formats_that_have_it():
+    items = [("<h1>T</h1><p>Hello <b>world</b>.</p>", "html"), "# Notes\n\nSome *text*."]
+    html, markdown = split_many(items, workers=1, output="text")
+    assert html.chunks[0].text == "T\nHello world."
+    assert markdown.chunks[0].text == "# Notes\n\nSome *text*."
+
+
+def test_a_result_names_itself():
+    assert SplitResult(3, None, error="TypeError: no").describe() == "item 3: TypeError: no"
+    assert SplitResult(0, "a.md").describe() == "a.md: 0 chunks"
