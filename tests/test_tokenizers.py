@@ -16,7 +16,7 @@ from outline_splitter.tokens import (
     load_encoding,
     resolve_tokenizer,
 )
-from outline_splitter.tokens.index import SYNC_POINT, TokenIndex
+from outline_splitter.tokens.sync import CL100K
 
 # Characters that exercise every alternative of the cl100k pre-tokenizer: letters
 # (Latin, accented, CJK), digits, superscripts, apostrophes, punctuation, all kinds of
@@ -65,7 +65,7 @@ def test_callable_len_counts_characters():
 @settings(max_examples=150, deadline=None)
 @given(text=TRICKY, data=st.data())
 def test_token_index_counts_equal_plain_encodes(cl100k, text, data):
-    index = TokenIndex(cl100k.encoding, text)
+    index = cl100k.index(text)
     for _ in range(8):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))
@@ -75,7 +75,7 @@ def test_token_index_counts_equal_plain_encodes(cl100k, text, data):
 @settings(max_examples=150, deadline=None)
 @given(text=TRICKY, data=st.data())
 def test_token_index_reach_is_the_furthest_end_within_the_estimate(cl100k, text, data):
-    index = TokenIndex(cl100k.encoding, text)
+    index = cl100k.index(text)
     start = data.draw(st.integers(0, len(text)))
     tokens = data.draw(st.integers(-2, 40))
     reach = index.reach(start, tokens)
@@ -105,10 +105,10 @@ def _token_ends(encoding, text):
 def test_sync_points_are_token_boundaries_of_every_span_around_them(cl100k, text, data):
     # The theory behind TokenIndex, checked directly: the plain-encode fallback would
     # otherwise hide a wrong sync point behind correct (but slow) counts.
-    index = TokenIndex(cl100k.encoding, text)
+    index = cl100k.index(text)
     encoding = cl100k.encoding
     points = {p for p in range(1, len(text)) if index._is_sync(p)}
-    assert points >= {m.start() for m in SYNC_POINT.finditer(text)} - {0, len(text)}
+    assert points >= {m.start() for m in CL100K.pattern.finditer(text)} - {0, len(text)}
     for point in points:
         start = data.draw(st.integers(0, point - 1))
         end = data.draw(st.integers(point + 1, len(text)))
@@ -122,7 +122,7 @@ def test_token_index_on_real_prose_and_markup(cl100k):
     rng = random.Random(7)
     for path in corpus_files("markdown", "*.md")[:20] + corpus_files("html-web", "*.html")[:6]:
         text = path.read_text(encoding="utf-8", errors="replace")
-        index = TokenIndex(cl100k.encoding, text)
+        index = cl100k.index(text)
         for _ in range(60):
             start = rng.randrange(len(text))
             end = min(len(text), start + rng.randrange(1, 6000))
@@ -131,7 +131,7 @@ def test_token_index_on_real_prose_and_markup(cl100k):
 
 def test_token_index_limit_answers_over_without_exactness(cl100k):
     text = "word " * 5000
-    index = TokenIndex(cl100k.encoding, text)
+    index = cl100k.index(text)
     assert index.count(0, len(text), limit=100) > 100
     assert index.count(0, 50, limit=100) == cl100k.count(text[:50])
 
