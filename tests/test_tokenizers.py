@@ -153,3 +153,27 @@ def test_lone_surrogates_keep_offsets(cl100k):
     for chunk in chunks:
         assert chunk.text == text[chunk.start_pos : chunk.end_pos]
         assert chunk.token_count == cl100k.count(chunk.text) <= 3
+
+
+def test_hugging_face_tokenizer_counts_surrogates_as_tiktoken_repairs_them():
+    tokenizers = pytest.importorskip("tokenizers")
+    model = tokenizers.models.WordLevel(vocab={"[UNK]": 0, "a": 1}, unk_token="[UNK]")
+    hf = tokenizers.Tokenizer(model)
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    text = "a\ud800b a \ud83d\ude00 a"
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=2, tokenizer=hf).split(text)
+    assert chunks and all(c.text == text[c.start_pos : c.end_pos] for c in chunks)
+    for chunk in chunks:
+        repaired = chunk.text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        assert chunk.token_count == len(hf.encode(repaired, add_special_tokens=False).ids) <= 2
+
+
+@pytest.mark.parametrize(
+    ("function", "cause"),
+    [(lambda s: -1, None), (lambda s: 2.5, None), (lambda s: "3", None), (lambda s: 1 / 0, ZeroDivisionError)],
+)
+def test_tokenizer_callables_that_give_no_count_are_a_value_error(function, cause):
+    with pytest.raises(ValueError, match="tokenizer") as caught:
+        OutlineTextSplitter(doc_type="text", chunk_size=8, tokenizer=function).split("alpha beta gamma")
+    if cause is not None:
+        assert isinstance(caught.value.__cause__, cause)

@@ -7,6 +7,7 @@ from typing import Any
 
 from outline_splitter.tokens.base import SpanCounter
 from outline_splitter.tokens.fast import FastTokenizer
+from outline_splitter.tokens.sanitize import as_encoded
 
 
 class HuggingFaceTokenizer:
@@ -18,7 +19,7 @@ class HuggingFaceTokenizer:
         self.name = str(getattr(tokenizer, "name_or_path", None) or type(tokenizer).__name__)
 
     def encode(self, text: str) -> list[int]:
-        encoded = self.tokenizer.encode(text, add_special_tokens=False)
+        encoded = self.tokenizer.encode(as_encoded(text), add_special_tokens=False)
         ids = getattr(encoded, "ids", encoded)
         return list(ids)
 
@@ -40,7 +41,16 @@ class CallableTokenizer:
         self.name = getattr(function, "__name__", type(function).__name__)
 
     def count(self, text: str) -> int:
-        return int(self.function(text))
+        """The callable's count of `text`; a `ValueError` naming `tokenizer` (the
+        callable's own exception chained) where it raises or returns no count."""
+        try:
+            result = self.function(text)
+        except Exception as exc:
+            name = type(exc).__name__
+            raise ValueError(f"tokenizer {self.name!r} raised {name} on a {len(text)}-character text") from exc
+        if isinstance(result, bool) or not isinstance(result, int) or result < 0:
+            raise ValueError(f"tokenizer {self.name!r} must return a count (an int >= 0), not {result!r}")
+        return result
 
     def span_counter(self, text: str) -> SpanCounter:
         if self.function is len:
