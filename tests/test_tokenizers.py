@@ -210,3 +210,15 @@ def test_counts_agree_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, 
         assert chunk.token_count == plain
         # below 4 tokens a single character may be over: the documented exception
         assert plain <= budget or (budget < 4 and len(chunk.text) == 1), (doc_type, budget, chunk.text)
+
+
+def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
+    tokenizers = pytest.importorskip("tokenizers")
+    model = tokenizers.models.WordLevel(vocab={"[PAD]": 0, "[UNK]": 1, "a": 2}, unk_token="[UNK]")
+    hf = tokenizers.Tokenizer(model)
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Whitespace()
+    hf.enable_truncation(max_length=3)
+    hf.enable_padding(length=8)
+    tokenizer = resolve_tokenizer(hf)
+    assert tokenizer.count("a a a a a") == 5 and tokenizer.count("a") == 1
+    assert hf.truncation is not None and hf.padding is not None  # the user's object is untouched

@@ -15,8 +15,15 @@ class HuggingFaceTokenizer:
     tokens are not added, so a chunk's count is the count of its own text."""
 
     def __init__(self, tokenizer: Any) -> None:
-        self.tokenizer = tokenizer
         self.name = str(getattr(tokenizer, "name_or_path", None) or type(tokenizer).__name__)
+        if getattr(tokenizer, "truncation", None) is not None or getattr(tokenizer, "padding", None) is not None:
+            # a model's tokenizer.json often truncates and pads to the model's input size
+            # (all-MiniLM-L6-v2: 128), which would cap or pad every count: count with a
+            # copy that does neither, leaving the user's object as it was
+            tokenizer = type(tokenizer).from_str(tokenizer.to_str())
+            tokenizer.no_truncation()
+            tokenizer.no_padding()
+        self.tokenizer = tokenizer
 
     def encode(self, text: str) -> list[int]:
         encoded = self.tokenizer.encode(as_encoded(text), add_special_tokens=False)
