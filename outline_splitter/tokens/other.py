@@ -7,6 +7,7 @@ from typing import Any
 
 from outline_splitter.tokens.base import SpanCounter
 from outline_splitter.tokens.fast import FastTokenizer
+from outline_splitter.tokens.sanitize import as_encoded
 
 
 class HuggingFaceTokenizer:
@@ -14,11 +15,18 @@ class HuggingFaceTokenizer:
     tokens are not added, so a chunk's count is the count of its own text."""
 
     def __init__(self, tokenizer: Any) -> None:
-        self.tokenizer = tokenizer
         self.name = str(getattr(tokenizer, "name_or_path", None) or type(tokenizer).__name__)
+        if getattr(tokenizer, "truncation", None) is not None or getattr(tokenizer, "padding", None) is not None:
+            # a model's tokenizer.json often truncates and pads to the model's input size
+            # (all-MiniLM-L6-v2: 128), which would cap or pad every count: count with a
+            # copy that does neither, leaving the user's object as it was
+            tokenizer = type(tokenizer).from_str(tokenizer.to_str())
+            tokenizer.no_truncation()
+            tokenizer.no_padding()
+        self.tokenizer = tokenizer
 
     def encode(self, text: str) -> list[int]:
-        encoded = self.tokenizer.encode(text, add_special_tokens=False)
+        encoded = self.tokenizer.encode(as_encoded(text), add_special_tokens=False)
         ids = getattr(encoded, "ids", encoded)
         return list(ids)
 
@@ -40,7 +48,16 @@ class CallableTokenizer:
         self.name = getattr(function, "__name__", type(function).__name__)
 
     def count(self, text: str) -> int:
-        return int(self.function(text))
+        """The callable's count of `text`; a `ValueError` naming `tokenizer` (the
+        callable's own exception chained) where it raises or returns no count."""
+        try:
+            result = self.function(text)
+        except Exception as exc:
+            name = type(exc).__name__
+            raise ValueError(f"tokenizer {self.name!r} raised {name} on a {len(text)}-character text") from exc
+        if isinstance(result, bool) or not isinstance(result, int) or result < 0:
+            raise ValueError(f"tokenizer {self.name!r} must return a count (an int >= 0), not {result!r}")
+        return result
 
     def span_counter(self, text: str) -> SpanCounter:
         if self.function is len:

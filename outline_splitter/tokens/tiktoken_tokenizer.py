@@ -8,12 +8,18 @@ under another name).
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from outline_splitter.tokens.fast import FastTokenizer
-from outline_splitter.tokens.index import TokenIndex, supports_index
-from outline_splitter.tokens.sanitize import sanitize
+from outline_splitter.tokens.index import TokenIndex
+from outline_splitter.tokens.positions import offsets_for
+from outline_splitter.tokens.sanitize import as_encoded
+from outline_splitter.tokens.sync import CL100K, CL100K_PATTERNS
 
 if TYPE_CHECKING:
     import tiktoken
@@ -68,8 +74,24 @@ def load_encoding(name: str) -> tiktoken.Encoding:
     )
 
 
+@lru_cache(maxsize=8)
+def _token_byte_lengths(encoding: tiktoken.Encoding) -> np.ndarray[tuple[int], np.dtype[np.int64]]:
+    ranks: dict[bytes, int] | None = getattr(encoding, "_mergeable_ranks", None)
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
+    if ranks is not None:
+        for token_bytes, rank in ranks.items():
+            lengths[rank] = len(token_bytes)
+    else:  # pragma: no cover - every tiktoken release so far has _mergeable_ranks
+        for rank in range(encoding.n_vocab):
+            with contextlib.suppress(KeyError):
+                lengths[rank] = len(encoding.decode_single_token_bytes(rank))
+    return lengths
+
+
 class TiktokenTokenizer:
-    """A tiktoken encoding as a tokenizer. Special-token text is counted as ordinary text."""
+    """A tiktoken encoding as a tokenizer. Special-token text is counted as ordinary
+    text: a string's tokens are `encode(text, disallowed_special=())`'s, surrogates
+    handled as tiktoken handles them (`sanitize.as_encoded`)."""
 
     def __init__(self, encoding: tiktoken.Encoding) -> None:
         self.encoding = encoding
@@ -80,17 +102,35 @@ class TiktokenTokenizer:
         return cls(load_encoding(name))
 
     def encode(self, text: str) -> list[int]:
-        return self.encoding.encode_ordinary(sanitize(text))
+        return self.encoding.encode_ordinary(text)
 
     def decode(self, tokens: list[int]) -> str:
         return self.encoding.decode(tokens)
 
     def count(self, text: str) -> int:
-        return len(self.encoding.encode_ordinary(sanitize(text)))
+        return len(self.encoding.encode_ordinary(text))
 
     def span_counter(self, text: str) -> SpanCounter:
         """A counter for spans of `text`: one encode of the whole text where the
-        encoding's pre-tokenizer is known to allow it, else a `FastTokenizer`."""
-        if supports_index(self.encoding):
-            return TokenIndex(self.encoding, text)
+        encoding's pre-tokenizer is one the sync points were checked for (cl100k's),
+        else a `FastTokenizer`."""
+        if getattr(self.encoding, "_pat_str", None) in CL100K_PATTERNS:
+            return self.index(text)
         return FastTokenizer(self, text)
+
+    def index(self, text: str) -> TokenIndex:
+        """The `TokenIndex` of `text` (for an encoding with cl100k's pre-tokenizer)."""
+        encoding = self.encoding
+        # As a numpy array the tokens never become Python ints, which makes this encode
+        # and the byte boundaries below cost less than a plain `encode_ordinary`.
+        try:
+            tokens = encoding.encode_to_numpy(text, disallowed_special=())
+        except UnicodeEncodeError:  # what `encode` itself does then, see sanitize.py
+            tokens = encoding.encode_to_numpy(as_encoded(text), disallowed_special=())
+        # byte offset of each token boundary, 0 first and the text's byte length last; a
+        # memoryview, which `bisect` searches faster than `searchsorted` finds one value,
+        # and faster than a list of ints, which would also cost a copy and burden the GC
+        boundaries = np.zeros(len(tokens) + 1, dtype=np.int64)
+        np.cumsum(_token_byte_lengths(encoding)[tokens], out=boundaries[1:])
+        offsets = boundaries.data
+        return TokenIndex(text, offsets[:-1], offsets[1:], offsets_for(text, "utf8"), CL100K, self.count)

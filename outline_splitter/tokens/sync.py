@@ -1,0 +1,82 @@
+"""Sync points: positions that are token boundaries of every span around them.
+
+A tokenizer that splits text into pieces first (tiktoken's regular expression, a
+Hugging Face pre-tokenizer) and encodes each piece on its own gives any span the tokens
+of the whole document between two positions that are piece boundaries in every scan
+that covers them, whatever the scan's start or end. A `SyncRule` names such positions
+for one family of tokenizers, by the two characters around them, so `TokenIndex` can
+count a span from one encode of the document and two short edges.
+
+No sync point touches a surrogate: the string a tokenizer encodes joins a surrogate
+pair into one character, or makes a lone surrogate U+FFFD, and a span that cuts a pair
+sees another character there than the document does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+class SyncRule(NamedTuple):
+    """`is_sync(text, pos)` for `0 < pos < len(text)`, and a pattern whose (empty)
+    matches are the same positions, for searching forwards."""
+
+    is_sync: Callable[[str, int], bool]
+    pattern: re.Pattern[str]
+
+
+# cl100k_base's pre-tokenizer: right after a line break when the next character is not
+# white space, right after a letter or digit when the next character is white space,
+# right after an ASCII letter when the next character is no letter, and right after an
+# ASCII digit when the next character is an ASCII non-digit (no piece of the pattern runs
+# from a letter or digit into white space, nor from a line break into a non-space, nor
+# from a letter into anything but letters: a run of letters is possessive; and a piece
+# holding a digit holds digits only. The last two rules give markup, minified code and
+# number lists, `class="a"`, `f(x);`, `[97980687,98151207]`, the sync points their few
+# spaces do not).
+CL100K_PATTERNS = frozenset(
+    {
+        r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",  # noqa: E501
+    }
+)
+
+
+def _cl100k_is_sync(text: str, pos: int) -> bool:
+    before, after = text[pos - 1], text[pos]
+    if after.isspace():
+        return before.isalnum()
+    if before in _ASCII_LETTERS:
+        return not after.isalpha() and not "\ud800" <= after <= "\udfff"
+    if before in _ASCII_DIGITS:
+        return after < "\x80" and after not in _ASCII_DIGITS
+    return (before == "\n" or before == "\r") and not "\ud800" <= after <= "\udfff"
+
+
+CL100K = SyncRule(
+    _cl100k_is_sync,
+    re.compile(
+        r"(?<=[\r\n])(?=[^\s\ud800-\udfff])|(?<=[^\W_])(?=\s)"
+        r"|(?<=[A-Za-z])(?=[\W\d_])(?![\ud800-\udfff])|(?<=[0-9])(?=[\x00-/:-\x7f])"
+    ),
+)
+
+
+def _is_split_space(char: str) -> bool:
+    # White space by both Python and Rust (`char::is_whitespace`, which Hugging Face
+    # splits on): Python alone counts the separators U+001C to U+001F.
+    return char.isspace() and not "\x1c" <= char <= "\x1f"
+
+
+def _whitespace_is_sync(text: str, pos: int) -> bool:
+    return _is_split_space(text[pos - 1]) or _is_split_space(text[pos])
+
+
+# Pre-tokenizers that drop white space and split at it (BERT's, `Whitespace`,
+# `WhitespaceSplit`, with char-local normalizers, see `huggingface.py`): every position
+# next to white space is a boundary, since a piece never holds white space.
+WHITESPACE = SyncRule(_whitespace_is_sync, re.compile(r"(?<=[^\S\x1c-\x1f])|(?=[^\S\x1c-\x1f])"))
