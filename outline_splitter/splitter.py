@@ -52,6 +52,7 @@ class OutlineTextSplitter:
         never_break_within: Sequence[str] = (),
         separators: Sequence[str] = (),
         output: str | None = None,
+        id_prefix: str | None = None,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
@@ -62,6 +63,8 @@ class OutlineTextSplitter:
             raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
         if isinstance(separators, str):
             raise ValueError("separators must be a sequence of node kinds or selectors, not a single string")
+        if id_prefix is not None and (not isinstance(id_prefix, str) or not id_prefix.strip()):
+            raise ValueError(f"id_prefix must be a non-blank string or None, not {id_prefix!r}")
         self.doc_type = doc_type
         self._format: DocFormat | None = None if doc_type == "auto" else resolve_doc_type(doc_type)
         self.chunk_size = chunk_size
@@ -71,6 +74,7 @@ class OutlineTextSplitter:
         self.never_break_within = tuple(never_break_within)
         self.separators = tuple(separators)
         self.output = output
+        self.id_prefix = id_prefix
         if self._format is not None:
             self._output_for(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
@@ -133,7 +137,7 @@ class OutlineTextSplitter:
     def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
         fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        chunks = self._split(Path(path).read_text(encoding=encoding), fmt)
+        chunks = self._split(Path(path).read_text(encoding=encoding), fmt, str(path))
         for chunk in chunks:
             chunk.metadata["source"] = str(path)
         return chunks
@@ -144,7 +148,7 @@ class OutlineTextSplitter:
             return make_view(text, root, self.tokenizer, output)
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
-    def _split(self, text: str, fmt: DocFormat) -> list[TextChunk]:
+    def _split(self, text: str, fmt: DocFormat, document_id: str = "") -> list[TextChunk]:
         _check_text(text)
         output = self._output_for(fmt)
         if not text.strip():
@@ -155,7 +159,7 @@ class OutlineTextSplitter:
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
-        reader = ChunkMetadata(root)
+        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "")
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)
