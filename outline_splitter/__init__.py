@@ -14,7 +14,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from outline_splitter.html_text_splitter import Document, HTMLTextSplitter
+    from outline_splitter.documents import Document
+    from outline_splitter.html_text_splitter import HTMLTextSplitter
     from outline_splitter.models import OutlineNode, TextChunk
     from outline_splitter.nodes import Node
     from outline_splitter.registry import doc_types
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 # public name -> the module that defines it
 _PUBLIC: dict[str, str] = {
-    "Document": "outline_splitter.html_text_splitter",
+    "Document": "outline_splitter.documents",
     "FastTokenizer": "outline_splitter.tokens",
     "HTMLTextSplitter": "outline_splitter.html_text_splitter",
     "Node": "outline_splitter.nodes",
