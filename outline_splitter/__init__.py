@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from outline_splitter.html_text_splitter import HTMLTextSplitter
     from outline_splitter.models import OutlineNode, TextChunk
     from outline_splitter.nodes import Node
+    from outline_splitter.reconstruct import reconstruct
     from outline_splitter.registry import doc_types
     from outline_splitter.splitter import OutlineTextSplitter
     from outline_splitter.tokens import FastTokenizer, Tokenizer
@@ -33,6 +34,7 @@ _PUBLIC: dict[str, str] = {
     "TextChunk": "outline_splitter.models",
     "Tokenizer": "outline_splitter.tokens",
     "doc_types": "outline_splitter.registry",
+    "reconstruct": "outline_splitter.reconstruct",
 }
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "TextChunk",
     "Tokenizer",
     "doc_types",
+    "reconstruct",
 ]
 __version__ = "0.1.0"
 
