@@ -15,16 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from outline_splitter.batch import SplitError, SplitResult, split_many
-    from outline_splitter.html_text_splitter import Document, HTMLTextSplitter
+    from outline_splitter.documents import Document
+    from outline_splitter.html_text_splitter import HTMLTextSplitter
     from outline_splitter.models import OutlineNode, TextChunk
     from outline_splitter.nodes import Node
+    from outline_splitter.reconstruct import reconstruct
     from outline_splitter.registry import doc_types
     from outline_splitter.splitter import OutlineTextSplitter
     from outline_splitter.tokens import FastTokenizer, Tokenizer
 
 # public name -> the module that defines it
 _PUBLIC: dict[str, str] = {
-    "Document": "outline_splitter.html_text_splitter",
+    "Document": "outline_splitter.documents",
     "FastTokenizer": "outline_splitter.tokens",
     "HTMLTextSplitter": "outline_splitter.html_text_splitter",
     "Node": "outline_splitter.nodes",
@@ -35,6 +37,7 @@ _PUBLIC: dict[str, str] = {
     "TextChunk": "outline_splitter.models",
     "Tokenizer": "outline_splitter.tokens",
     "doc_types": "outline_splitter.registry",
+    "reconstruct": "outline_splitter.reconstruct",
     "split_many": "outline_splitter.batch",
 }
 
@@ -50,6 +53,7 @@ __all__ = [
     "TextChunk",
     "Tokenizer",
     "doc_types",
+    "reconstruct",
     "split_many",
 ]
 __version__ = "0.1.0"

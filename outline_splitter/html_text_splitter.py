@@ -20,28 +20,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
+from outline_splitter.documents import D, Document, check_chunk_header, check_document, documents_of, parts_of
 from outline_splitter.models import TextChunk
 from outline_splitter.nodes import Node, Trait
 from outline_splitter.registry import DocFormat
 from outline_splitter.splitter import OutlineTextSplitter
-
-
-@dataclass
-class Document:
-    """A text with metadata, shaped like LangChain's `Document`."""
-
-    page_content: str
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
-class DocumentLike(Protocol):
-    """Anything with `page_content` and `metadata` (LangChain's `Document` too)."""
-
-    page_content: str
-    metadata: dict[str, Any]
 
 
 class _SeedRules(OutlineTextSplitter):
@@ -105,25 +90,20 @@ class HTMLTextSplitter:
         """The text of each chunk of `html`, in order (`[]` if it has no visible text)."""
         return [chunk.text for chunk in self._splitter.split(html)]
 
-    def split_documents(self, documents: Iterable[DocumentLike], chunk_header: str | None = None) -> list[Document]:
-        """One `Document` per chunk of each document's `page_content`, with the
-        document's metadata plus `partindex` (0-based) and `totalparts`, counted per
-        input document; `chunk_header` is put before each chunk's text."""
-        out: list[Document] = []
+    def split_documents(self, documents: Iterable[D], chunk_header: str | None = None) -> list[D]:
+        """One document (of the input's type) per chunk of each document's
+        `page_content`, with the document's metadata plus `partindex` (0-based) and
+        `totalparts`, counted per input document; `chunk_header` is put before each
+        chunk's text (as in the seed, outside the budget)."""
+        header = check_chunk_header(chunk_header)
+        out: list[D] = []
         for document in documents:
-            parts = self.split_text(document.page_content)
-            for index, part in enumerate(parts):
-                metadata = {**document.metadata, "partindex": index, "totalparts": len(parts)}
-                out.append(Document(page_content=f"{chunk_header or ''}{part}", metadata=metadata))
+            check_document(document)
+            out.extend(parts_of(document, [(header + part, {}) for part in self.split_text(document.page_content)]))
         return out
 
     def create_documents(
         self, texts: Iterable[str], metadatas: Iterable[dict[str, Any]] | None = None, chunk_header: str | None = None
     ) -> list[Document]:
         """`split_documents` of `Document`s made from `texts` and `metadatas`."""
-        texts = list(texts)
-        metadata_list = list(metadatas) if metadatas is not None else [{} for _ in texts]
-        if len(metadata_list) != len(texts):
-            raise ValueError(f"metadatas has {len(metadata_list)} entries for {len(texts)} texts")
-        documents = [Document(text, dict(metadata)) for text, metadata in zip(texts, metadata_list, strict=True)]
-        return self.split_documents(documents, chunk_header=chunk_header)
+        return self.split_documents(documents_of(texts, metadatas), chunk_header=chunk_header)

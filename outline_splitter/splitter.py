@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from outline_splitter.documents import D, Document, check_chunk_header, check_document, documents_of, parts_of
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
@@ -52,6 +53,7 @@ class OutlineTextSplitter:
         never_break_within: Sequence[str] = (),
         separators: Sequence[str] = (),
         output: str | None = None,
+        id_prefix: str | None = None,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
@@ -62,6 +64,8 @@ class OutlineTextSplitter:
             raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
         if isinstance(separators, str):
             raise ValueError("separators must be a sequence of node kinds or selectors, not a single string")
+        if id_prefix is not None and (not isinstance(id_prefix, str) or not id_prefix.strip()):
+            raise ValueError(f"id_prefix must be a non-blank string or None, not {id_prefix!r}")
         self.doc_type = doc_type
         self._format: DocFormat | None = None if doc_type == "auto" else resolve_doc_type(doc_type)
         self.chunk_size = chunk_size
@@ -71,6 +75,7 @@ class OutlineTextSplitter:
         self.never_break_within = tuple(never_break_within)
         self.separators = tuple(separators)
         self.output = output
+        self.id_prefix = id_prefix
         if self._format is not None:
             self._output_for(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
@@ -133,10 +138,55 @@ class OutlineTextSplitter:
     def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
         fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        chunks = self._split(Path(path).read_text(encoding=encoding), fmt)
+        chunks = self._split(Path(path).read_text(encoding=encoding), fmt, str(path))
         for chunk in chunks:
             chunk.metadata["source"] = str(path)
         return chunks
+
+    def split_files(self, paths: Iterable[str | Path], encoding: str = "utf-8") -> list[TextChunk]:
+        """`split_file` of each path, one list in order (each chunk's `source` says whose)."""
+        return [chunk for path in paths for chunk in self.split_file(path, encoding)]
+
+    def split_documents(self, documents: Iterable[D], chunk_header: str | None = None) -> list[D]:
+        """One document per chunk of each document's `page_content`, of the input's own
+        type (anything with `page_content` and `metadata`, LangChain's `Document` too).
+
+        Each keeps its input's metadata as it is, adds the chunk's metadata keys the
+        input lacks (the chunk's `id` always: ids are per chunk) and `partindex`
+        (0-based) / `totalparts`, counted per input document. `chunk_header` is put
+        before every chunk's text and counted in `chunk_size`. A document's id (for the
+        chunk ids) is `id_prefix`, else its `metadata["source"]`."""
+        header = check_chunk_header(chunk_header)
+        out: list[D] = []
+        for document in documents:
+            check_document(document)
+            document_id = self.id_prefix or str(document.metadata.get("source", ""))
+            chunks = self._split_with_header(document.page_content, header, document_id)
+            out.extend(parts_of(document, [(header + chunk.text, chunk.metadata) for chunk in chunks]))
+        return out
+
+    def create_documents(
+        self, texts: Iterable[str], metadatas: Iterable[dict[str, Any]] | None = None, chunk_header: str | None = None
+    ) -> list[Document]:
+        """`split_documents` of `Document`s made from `texts` and `metadatas`."""
+        return self.split_documents(documents_of(texts, metadatas), chunk_header=chunk_header)
+
+    def _split_with_header(self, text: str, header: str, document_id: str) -> list[TextChunk]:
+        """Chunks whose text, with `header` before it, fits `chunk_size`: the header's
+        tokens are taken off the budget, and a little more where the join of header and
+        text counts more than the two apart."""
+        fmt = self._require_format()
+        reserve = self.tokenizer.count(header) if header else 0
+        while True:
+            if reserve >= self.chunk_size:
+                raise ValueError(
+                    f"chunk_header has {reserve} tokens, which leaves no room under chunk_size={self.chunk_size}"
+                )
+            chunks = self._split(text, fmt, document_id, reserve)
+            over = max((self.tokenizer.count(header + c.text) - self.chunk_size for c in chunks if header), default=0)
+            if over <= 0:
+                return chunks
+            reserve += over
 
     def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
         make_view = load_hooks(fmt).view
@@ -144,18 +194,20 @@ class OutlineTextSplitter:
             return make_view(text, root, self.tokenizer, output)
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
-    def _split(self, text: str, fmt: DocFormat) -> list[TextChunk]:
+    def _split(self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0) -> list[TextChunk]:
         _check_text(text)
         output = self._output_for(fmt)
         if not text.strip():
             return []
         root = self._detect(text, fmt)
         view = self._view(text, root, fmt, output)
-        spans = pack_outline(root, view, self.chunk_size, self.max_chunk_size, self.min_chunk_size)
+        chunk_size = self.chunk_size - reserve
+        min_chunk_size = min(self.min_chunk_size, chunk_size)
+        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size)
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
-        reader = ChunkMetadata(root)
+        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "")
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)

@@ -49,9 +49,18 @@ class _Paths:
                 self.symbols.append(label.symbol)
 
 
-def _chunk_id(source_text: str, start: int, end: int) -> str:
-    digest = hashlib.blake2b(source_text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
-    return f"{start}-{end}-{digest}"
+def chunk_id(document_id: str, section_path: tuple[str, ...], text: str, ordinal: int, prefix: str = "") -> str:
+    """A content-addressed id: a hash of the document's id, the section path and the
+    chunk's text, and `ordinal` (the how-many-th chunk with this text in this section)
+    when it is not the first. No offset enters it, so an edit elsewhere in the document
+    leaves it alone; `prefix` (the splitter's `id_prefix`) is put before it."""
+    digest = hashlib.blake2b(digest_size=8)
+    for part in (document_id, *section_path, text):
+        encoded = part.encode("utf-8", "surrogatepass")
+        digest.update(len(encoded).to_bytes(8, "little"))  # length-framed: no two part lists collide
+        digest.update(encoded)
+    name = digest.hexdigest() if ordinal == 0 else f"{digest.hexdigest()}-{ordinal}"
+    return f"{prefix}-{name}" if prefix else name
 
 
 def _start_of(node: Node) -> int:
@@ -76,9 +85,12 @@ class ChunkMetadata:
     """The metadata of one document's chunks. The chunks of a broken node share its
     chain of ancestors, so what that chain says is read once."""
 
-    def __init__(self, root: Node) -> None:
+    def __init__(self, root: Node, document_id: str = "", id_prefix: str = "") -> None:
         self._root_kind = root.kind
         self._by_ancestors: dict[int, tuple[tuple[Node, ...], _Paths]] = {}
+        self._document_id = document_id
+        self._id_prefix = id_prefix
+        self._seen: dict[tuple[tuple[str, ...], str], int] = {}  # (section path, text) -> chunks so far
 
     def _ancestor_paths(self, ancestors: tuple[Node, ...]) -> _Paths:
         known = self._by_ancestors.get(id(ancestors))
@@ -89,6 +101,12 @@ class ChunkMetadata:
         paths.contexts = [(n.start, n.label.context) for n in ancestors if n.label and n.label.context is not None]
         self._by_ancestors[id(ancestors)] = (ancestors, paths)  # the tuple is kept, so its id stays its own
         return paths
+
+    def _id(self, paths: _Paths, text: str) -> str:
+        section_path = (*paths.titles, "\x00", *paths.symbols)  # chunks must be read in document order
+        ordinal = self._seen.get((section_path, text), 0)
+        self._seen[(section_path, text)] = ordinal + 1
+        return chunk_id(self._document_id, section_path, text, ordinal, self._id_prefix)
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
         """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
@@ -115,7 +133,7 @@ class ChunkMetadata:
             "heading_path": paths.titles,
             "title": paths.titles[-1] if paths.titles else "",
             "kinds": sorted(kinds),
-            "id": _chunk_id(text, span.start, span.end),
+            "id": self._id(paths, text),
         }
         if paths.ids:
             meta["section_id"] = "/".join(paths.ids)
