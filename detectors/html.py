@@ -46,6 +46,7 @@ from outline_splitter.nodes import (
     Node,
     Trait,
     apply_traits,
+    mark_lead_ins,
 )
 
 PRE = "pre"
@@ -197,6 +198,8 @@ class _TreeBuilder:
             self.headings.append((node, label))
         if name in _LINE_ORIENTED:
             node.traits = Trait.LINES
+        elif name == "dt":  # a term leads its definition
+            node.traits = Trait.LEADS
         (self.stack[-1][1] if self.stack else self.root).children.append(node)
         if name in VOID:
             node.end = end
@@ -224,7 +227,7 @@ def detect_html(text: str) -> Node:
     for heading, label in builder.headings:
         label.title = extract_text(text[heading.start : heading.end])
     _finish(builder.root, builder.inner_end)
-    return apply_traits(builder.root, TRAITS)
+    return mark_lead_ins(apply_traits(builder.root, TRAITS), text)
 
 
 def _finish(root: Node, inner_end: dict[int, int]) -> None:

@@ -42,6 +42,7 @@ from outline_splitter.nodes import (
     Node,
     Trait,
     apply_traits,
+    mark_lead_ins,
 )
 
 # How the packer treats each kind this detector makes.
@@ -191,7 +192,7 @@ def detect_markdown(text: str) -> Node:
             containers.append(node)
     for table in (n for n in root.walk() if n.kind == TABLE):
         _join_header_delimiter(table)
-    return apply_traits(root, TRAITS)
+    return mark_lead_ins(apply_traits(root, TRAITS), text)
 
 
 def _heading_label(token: Token, inline: Token) -> Label:

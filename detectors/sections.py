@@ -30,6 +30,7 @@ from outline_splitter.nodes import (
     Node,
     Trait,
     apply_traits,
+    mark_lead_ins,
 )
 
 ENVIRONMENT = "environment"
@@ -57,7 +58,7 @@ def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
         open_sections.append((level, section))
         cursor = end
     open_sections[-1][1].children.extend(blocks(text, cursor, len(text)))
-    return apply_traits(root, TRAITS)
+    return mark_lead_ins(apply_traits(root, TRAITS), text)
 
 
 def _after_line_ends(text: str, position: int) -> int:

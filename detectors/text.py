@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from outline_splitter.nodes import DOCUMENT, PARAGRAPH, SHARED_TRAITS, Node, Trait, apply_traits
+from outline_splitter.nodes import DOCUMENT, PARAGRAPH, SHARED_TRAITS, Node, Trait, apply_traits, mark_lead_ins
 
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
 
@@ -26,4 +26,4 @@ def detect_text(text: str) -> Node:
         start = match.end()
     if text[start:].strip():
         root.children.append(Node(PARAGRAPH, start, len(text)))
-    return apply_traits(root, TRAITS)
+    return mark_lead_ins(apply_traits(root, TRAITS), text)

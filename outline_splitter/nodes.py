@@ -8,6 +8,7 @@ thousands of them and a slotted object is built about six times faster. The publ
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -84,6 +85,28 @@ def apply_traits(root: Node, table: Mapping[str, Trait]) -> Node:
         if traits is not None:  # (a Flag's `|` is a Python call: skip it where it adds nothing)
             node.traits = node.traits | traits if node.traits else traits
         stack.extend(node.children)
+    return root
+
+
+# A text that introduces what follows it: it ends with a colon, maybe inside emphasis,
+# code ticks or closing tags (`**Optional parameters:**`, `...are taken:</p>`).
+_LEAD_IN_END = re.compile(r":[\s*_`]*(?:</[A-Za-z][\w-]*>[\s*_`]*)*\Z")
+_LEAD_IN_WINDOW = 64
+
+
+def mark_lead_ins(root: Node, text: str) -> Node:
+    """Add `LEADS` to each `PROSE` leaf of the subtree built so far whose text ends with a
+    colon ("...the following steps are taken:"), so it stays with what it introduces;
+    returns `root`. Formats call it after `apply_traits`: it is a trait of one node, not
+    of its kind."""
+    search = _LEAD_IN_END.search
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.children:
+            stack.extend(node.children)
+        elif Trait.PROSE in node.traits and search(text, max(node.start, node.end - _LEAD_IN_WINDOW), node.end):
+            node.traits |= Trait.LEADS
     return root
 
 

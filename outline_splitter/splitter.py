@@ -10,6 +10,7 @@ from outline_splitter.documents import D, Document, check_chunk_header, check_do
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
+from outline_splitter.packing.lines import LineIndex
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
 from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_hooks, resolve_doc_type
@@ -208,9 +209,11 @@ class OutlineTextSplitter:
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
         reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "")
+        line_index = LineIndex(text)
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)
+            metadata.update(line_index.lines(span.start, span.end))
             metadata["doc_type"] = fmt.name
             if len(fmt.outputs) > 1:
                 metadata["output"] = output

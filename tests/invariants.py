@@ -27,6 +27,25 @@ def assert_source_chunks(
         cursor = chunk.end_pos
     assert not text[cursor:].strip(), f"non-space text lost at the end: {text[cursor:][:80]!r}"
     assert_overlaps(chunks, tokenizer, overlap)
+    assert_line_numbers(text, chunks)
+
+
+def assert_line_numbers(text: str, chunks: list[TextChunk]) -> None:
+    """`start_line` / `end_line` are the 1-based lines of each chunk's first and last
+    characters, counting `\\r\\n`, a lone `\\r` and `\\n` as one line end each (counted
+    here by `str.count` between consecutive positions, none of them inside a `\\r\\n`)."""
+    line, cursor = 1, 0
+
+    def line_at(position: int) -> int:
+        nonlocal line, cursor
+        line += text.count("\n", cursor, position) + text.count("\r", cursor, position)
+        line -= text.count("\r\n", cursor, position)
+        cursor = position
+        return line
+
+    for i, chunk in enumerate(chunks):
+        first, last = line_at(chunk.start_pos), line_at(max(chunk.start_pos, chunk.end_pos - 1))
+        assert (chunk.metadata["start_line"], chunk.metadata["end_line"]) == (first, last), f"chunk {i}: lines"
 
 
 def assert_overlaps(chunks: list[TextChunk], tokenizer: Tokenizer, overlap: int) -> None:
@@ -70,3 +89,4 @@ def assert_text_chunks(html: str, chunks: list[TextChunk], tokenizer: Tokenizer,
         cursor = chunk.end_pos
     expected = "".join(extract_text(html).split())
     assert "".join(visible) == expected, "visible text lost or repeated"
+    assert_line_numbers(html, chunks)

@@ -139,7 +139,7 @@ def test_same_input_same_output(doc_type):
 
 
 def test_sentences_end_after_closing_quotes_brackets_and_tags():
-    from outline_splitter.packing.leaf import sentences
+    from outline_splitter.packing.sentences import sentences
 
     text = 'He said "Go." Then (twice.) <b>Bold end.</b> <a href="x">Link</a> starts. e.g. this stays.'
     parts = [text[a:b].strip() for a, b in sentences(text, 0, len(text))]
@@ -147,7 +147,8 @@ def test_sentences_end_after_closing_quotes_brackets_and_tags():
         'He said "Go."',
         "Then (twice.)",
         "<b>Bold end.</b>",
-        '<a href="x">Link</a> starts. e.g. this stays.',
+        '<a href="x">Link</a> starts.',
+        "e.g. this stays.",
     ]
 
 

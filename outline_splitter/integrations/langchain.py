@@ -25,7 +25,7 @@ except ImportError as exc:
     ) from exc
 
 from outline_splitter import html_text_splitter
-from outline_splitter.html_text_splitter import DocumentLike
+from outline_splitter.documents import DocumentLike
 from outline_splitter.models import TextChunk
 from outline_splitter.splitter import OutlineTextSplitter
 

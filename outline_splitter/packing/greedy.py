@@ -14,6 +14,7 @@ from __future__ import annotations
 from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import BARRIER, Atom
 from outline_splitter.packing.leaf import PROSE_LEVELS, split_leaf
+from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
 
@@ -96,5 +97,7 @@ class _GreedyPacker:
         """The sentences of a whole `PROSE` leaf atom (just the atom if it has one)."""
         if atom.piece or Trait.PROSE not in atom.node.traits or atom.node.children:
             return [atom]
+        if len(sentences(self.view.source, atom.start, atom.end)) < 2:
+            return [atom]  # one sentence: cut at words it would be cut inside a sentence
         parts = split_leaf(self.view, atom.start, atom.end, self.chunk_size, PROSE_LEVELS[:1])
         return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in parts]

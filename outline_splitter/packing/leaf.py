@@ -14,20 +14,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 
+from outline_splitter.packing.sentences import Span, sentences
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
-Span = tuple[int, int]
-
-# A sentence ends with terminal punctuation (and any closing quotes, brackets or, in
-# markup, closing tags), followed by white space and then something that can start a
-# sentence: a capital, a digit, an opening quote, bracket or tag, or a non-Latin
-# letter. "e.g. this" is not cut.
-# (One terminal character, then the rest: a pattern that opens with a single character
-# class is searched twice as fast by `re`.)
-_SENTENCE_END = re.compile(
-    r"""[.!?…。！？](?:[.!?…。！？]*(?:["'”’)\]]|</[A-Za-z][\w-]*>)*\s+(?=["'“‘(\[]?[^\sa-z]))"""
-)
 _LINE_END = re.compile(r"\r\n?|\n")
 _WORD = re.compile(r"\S+")
 # How far under the limit the word-run search aims by the estimate alone: not a bound on
@@ -41,10 +31,6 @@ def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> li
     if not cuts or cuts[-1] < end:
         cuts.append(end)
     return list(zip([start, *cuts], cuts))
-
-
-def sentences(source: str, start: int, end: int) -> list[Span]:
-    return _split_at(_SENTENCE_END, source, start, end)
 
 
 def lines(source: str, start: int, end: int) -> list[Span]:
