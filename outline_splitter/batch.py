@@ -213,7 +213,7 @@ class Splitters:
             return self.splitter(job.doc_type or "markdown").split(job.text)
         path = Path(job.path)
         text = read_path(path, self._encoding)
-        chunks = self.splitter(job.doc_type or doc_type_for_path(path)).split(text)
+        chunks = self.splitter(job.doc_type or doc_type_for_path(path)).split(text, document_id=job.path)
         for chunk in chunks:
             chunk.metadata["source"] = job.path
         return chunks

@@ -132,9 +132,13 @@ class OutlineTextSplitter:
 
     # -- pass two -------------------------------------------------------------------
 
-    def split(self, text: str) -> list[TextChunk]:
-        """Chunks of `text`, in order (`[]` for empty or blank text)."""
-        return self._split(text, self._require_format())
+    def split(self, text: str, *, document_id: str = "") -> list[TextChunk]:
+        """Chunks of `text`, in order (`[]` for empty or blank text). `document_id` (a path,
+        a URL) goes into every chunk id, so equal texts of two documents get two ids;
+        `id_prefix` overrides it."""
+        if not isinstance(document_id, str):
+            raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
+        return self._split(text, self._require_format(), document_id)
 
     def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
