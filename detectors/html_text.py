@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from functools import lru_cache
 from html import unescape
 
 from outline_splitter.detectors.html_scan import END, START, scan
@@ -140,6 +141,13 @@ class ExtractedText:
             if match is not None:
                 return first, match.end()
         return first, last + 1
+
+
+@lru_cache(maxsize=1)
+def rendered_text(source: str) -> ExtractedText:
+    """`ExtractedText(source)`, kept for the last document: content selection and the
+    text view read the same rendering."""
+    return ExtractedText(source)
 
 
 def extract_text(html: str) -> str:

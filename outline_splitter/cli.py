@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from outline_splitter import __version__
 from outline_splitter.models import OutlineNode, TextChunk
-from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
+from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, load_hooks, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 
 PROG = "outline-splitter"
@@ -75,10 +75,12 @@ def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
         "chunk_overlap": args.overlap,
         "tokenizer": args.tokenizer,
     }
+    if args.content != "all":
+        options["content"] = args.content
     if args.doc_type != "auto":  # validates every option once, up front
         OutlineTextSplitter(doc_type=args.doc_type, output=_output_for(args.doc_type, args.output), **options)
     else:
-        OutlineTextSplitter(**options)
+        OutlineTextSplitter(doc_type="html", **options)
     return options
 
 
@@ -100,6 +102,8 @@ def split_path(
     `ValueError` when the file cannot be read, decoded or typed."""
     resolved = doc_type_for_path(path) if doc_type == "auto" else doc_type
     text = read_input(path, encoding)
+    if doc_type == "auto" and load_hooks(resolve_doc_type(resolved)).select is None:
+        options = {name: value for name, value in options.items() if name != "content"}  # HTML's option
     if resolved not in splitters:
         splitters[resolved] = OutlineTextSplitter(doc_type=resolved, output=_output_for(resolved, output), **options)
     return [
@@ -300,6 +304,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("html", "text"),
         default="html",
         help="for HTML: chunks as HTML source (default) or as readable text",
+    )
+    split.add_argument(
+        "--content",
+        choices=("all", "main"),
+        default="all",
+        help="for HTML: every part of the page (default) or its main content only, without navigation, "
+        "sidebars, footers and widgets (with --doc-type auto, other formats are split whole)",
     )
     split.add_argument(
         "--format",

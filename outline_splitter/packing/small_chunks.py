@@ -1,6 +1,6 @@
 """`min_chunk_size`: a chunk below it joins a neighbour in the same section if the
 joined span still fits the budget (the previous neighbour first, so no tiny chunk is
-left at a section's end)."""
+left at a section's end), never across omitted text."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def merge_small_chunks(
         if out:
             previous = out[-1]
             small = span.token_count < min_chunk_size or previous.token_count < min_chunk_size
-            if small and _section_of(previous) is _section_of(span):
+            if small and not span.after_cut and _section_of(previous) is _section_of(span):
                 joined = view.count(previous.start, span.end, chunk_size)
                 if joined <= chunk_size:
                     out[-1] = PackedSpan(previous.atoms + span.atoms, joined)
