@@ -9,6 +9,7 @@ each node's number added to the node's start tag; a matching element names its n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +30,23 @@ def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> Chunk
     if output == "text":
         rendered = rendered_text(text)
         return RenderedView(rendered, span_counter_for(tokenizer, rendered.text))
-    return SourceView(text, span_counter_for(tokenizer, text))
+    return MarkupSourceView(text, span_counter_for(tokenizer, text))
+
+
+# Markup, comments and white space (no-break spaces too) at the start of a span.
+_MARKUP = re.compile(r"(?:[\s\xa0]+|<!--.*?(?:-->|\Z)|<[!?/]?[A-Za-z][^>]*>?|&(?:nbsp|#160|#[xX][aA]0);)*", re.DOTALL)
+
+
+class MarkupSourceView(SourceView):
+    """HTML's source view: a span of tags, comments and white space alone shows
+    nothing (`blank_side`), and belongs with the chunk before it if it starts with an
+    end tag, else with the chunk after it."""
+
+    def blank_side(self, start: int, end: int) -> int:
+        markup = _MARKUP.match(self.source, start, end)
+        if markup is None or markup.end() < end:
+            return 0
+        return -1 if self.source.startswith("</", start) else 1
 
 
 def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], separators: Sequence[str]) -> None:

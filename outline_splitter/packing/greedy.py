@@ -22,16 +22,19 @@ from outline_splitter.packing.view import fits as fits_within
 
 class PackedSpan:
     """A chunk before it becomes a `TextChunk`: its span, its atoms and its exact count;
-    `after_cut` if omitted text lies between it and the span before it."""
+    `after_cut` if omitted text lies between it and the span before it; `lead`, how many
+    of its first atoms are markup that opens what follows (metadata reads the atom after
+    them)."""
 
-    __slots__ = ("after_cut", "atoms", "end", "start", "token_count")
+    __slots__ = ("after_cut", "atoms", "end", "lead", "start", "token_count")
 
-    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False) -> None:
+    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False, lead: int = 0) -> None:
         self.atoms = atoms
         self.start = atoms[0].start
         self.end = atoms[-1].end
         self.token_count = token_count
         self.after_cut = after_cut
+        self.lead = lead
 
 
 def pack_atoms(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
