@@ -34,7 +34,7 @@ def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> Chunk
 
 
 # Markup, comments and white space (no-break spaces too) at the start of a span.
-_MARKUP = re.compile(r"(?:[\s\xa0]+|<!--.*?(?:-->|\Z)|<[!?/]?[A-Za-z][^>]*>?|&(?:nbsp|#160|#[xX][aA]0);)*", re.DOTALL)
+_MARKUP = re.compile(r"(?:[\s\xa0]+|<!--.*?(?:-->|\Z)|<[A-Za-z!?/][^>]*>?|&(?:nbsp|#160|#[xX][aA]0);)*", re.DOTALL)
 
 
 class MarkupSourceView(SourceView):
