@@ -87,6 +87,16 @@ _KINDS = {
 _LINE_ORIENTED = frozenset({"pre", "listing", "xmp", "script", "style", "emu-alg", "emu-grammar", "emu-eqn"})
 _UNNAMED = frozenset({"html", "head", "body"})
 _HEAD_CONTENT = frozenset({"title", "script", "style", "noscript", "template"})
+# An id on a tag inside a heading (`<h2><span class="mw-headline" id="History">`).
+_INNER_ID = re.compile(
+    r"""<[A-Za-z][^>]*?[\s/]id[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE
+)
+# Edit links and permalink signs that pages put in their headings.
+_CHROME = re.compile(
+    r"\[\s*(?:edit|edit source|modifier|bearbeiten|editar|modifica)[^\]]{0,20}\]|[¶§#]\s*$", re.IGNORECASE
+)
+# Elements that hold a heading for what follows them in their parent (a post's header).
+_HEADING_HOLDERS = frozenset({"header", "hgroup"})
 _ID = re.compile(r"""[\s/]id[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 # Start tags that close an open element of the same family: (the family, where the
@@ -225,7 +235,12 @@ def detect_html(text: str) -> Node:
     for _, node in builder.stack:
         builder.inner_end[id(node)] = len(text)
     for heading, label in builder.headings:
-        label.title = extract_text(text[heading.start : heading.end])
+        label.title = _title(text[heading.start : heading.end])
+        if label.id is None:  # Wikipedia and many CMSs put the anchor on an element inside
+            inner = _INNER_ID.search(text, heading.start, heading.end)
+            if inner is not None:
+                label.id = next(group for group in inner.groups() if group is not None)
+                label.anchor = True
     _finish(builder.root, builder.inner_end)
     return mark_lead_ins(apply_traits(builder.root, TRAITS), text)
 
@@ -245,7 +260,8 @@ def _finish(root: Node, inner_end: dict[int, int]) -> None:
                 counts[tag] = counts.get(tag, 0) + 1
                 child.label = child.label or Label()
                 child.label.part = f"{tag}-{counts[tag]}"
-        if any(child.kind == HEADING for child in children):
+        holder = node.meta.get("tag") in _HEADING_HOLDERS  # its heading titles its parent's section
+        if not holder and (any(child.kind == HEADING for child in children) or any(map(_heading_in, children))):
             _sectionize(node, inner_end.get(id(node), node.end))
         stack.extend(node.children)
 
@@ -255,16 +271,18 @@ def _sectionize(container: Node, content_end: int) -> None:
     element whose first child is a heading takes its title from it instead."""
     children = container.children
     first = 0
-    if container.kind == SECTION and children[0].kind == HEADING:
-        heading_label = _label(children[0])
+    title = _heading_in(children[0]) if container.kind == SECTION else None
+    if title is not None:
+        heading_label = _label(title)
         label = container.label = container.label or Label()
         label.title, label.level = heading_label.title, heading_label.level
         first = 1
     kept = children[:first]
     open_sections: list[tuple[int, Node]] = []
     for child in children[first:]:
-        if child.kind == HEADING:
-            heading_label = _label(child)
+        heading = _heading_in(child)
+        if heading is not None:
+            heading_label = _label(heading)
             level = heading_label.level or 0
             while open_sections and open_sections[-1][0] >= level:
                 open_sections.pop()[1].end = child.start
@@ -275,6 +293,29 @@ def _sectionize(container: Node, content_end: int) -> None:
         else:
             (open_sections[-1][1].children if open_sections else kept).append(child)
     container.children = kept
+
+
+def _title(html: str) -> str:
+    """A heading's title: its visible text without edit links, white space folded."""
+    return " ".join(_CHROME.sub(" ", extract_text(html)).split())
+
+
+def _heading_in(child: Node) -> Node | None:
+    """The heading `child` stands for in its parent's sections: itself, or the heading
+    of a `header`/`hgroup` (or of a wrapper holding only a heading)."""
+    if child.kind == HEADING:
+        return child
+    tag = child.meta.get("tag")
+    if tag in _HEADING_HOLDERS:
+        stack = list(reversed(child.children))
+        while stack:
+            node = stack.pop()
+            if node.kind == HEADING:
+                return node
+            stack.extend(reversed(node.children))
+    elif tag == "div" and len(child.children) == 1 and child.children[0].kind == HEADING:
+        return child.children[0]
+    return None
 
 
 def _label(heading: Node) -> Label:

@@ -1,5 +1,6 @@
 """HTML's hooks into the splitter (see `registry.FORMATS`): the view of each output mode,
-and the CSS selectors of `never_break_within` and `separators`.
+the CSS selectors of `never_break_within` and `separators`, and the `content` option
+(`html_content`).
 
 Selectors run on selectolax's lexbor DOM, which keeps no source positions. To tie its
 elements to the outline's nodes, the source is parsed once with an attribute holding
@@ -8,10 +9,12 @@ each node's number added to the node's start tag; a matching element names its n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from outline_splitter.detectors.html_text import ExtractedText
+from outline_splitter.detectors.html_content import Matcher, select_content
+from outline_splitter.detectors.html_text import rendered_text
 from outline_splitter.nodes import HEADING, SECTION, Node, Trait
 from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView
@@ -25,9 +28,25 @@ def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> Chunk
     """`"html"`: chunks are slices of the source. `"text"`: chunks are the readable text
     of their span (`outline_splitter.detectors.html_text`), counted in tokens of that text."""
     if output == "text":
-        rendered = ExtractedText(text)
+        rendered = rendered_text(text)
         return RenderedView(rendered, span_counter_for(tokenizer, rendered.text))
-    return SourceView(text, span_counter_for(tokenizer, text))
+    return MarkupSourceView(text, span_counter_for(tokenizer, text))
+
+
+# Markup, comments and white space (no-break spaces too) at the start of a span.
+_MARKUP = re.compile(r"(?:[\s\xa0]+|<!--.*?(?:-->|\Z)|<[A-Za-z!?/][^>]*>?|&(?:nbsp|#160|#[xX][aA]0);)*", re.DOTALL)
+
+
+class MarkupSourceView(SourceView):
+    """HTML's source view: a span of tags, comments and white space alone shows
+    nothing (`blank_side`), and belongs with the chunk before it if it starts with an
+    end tag, else with the chunk after it."""
+
+    def blank_side(self, start: int, end: int) -> int:
+        markup = _MARKUP.match(self.source, start, end)
+        if markup is None or markup.end() < end:
+            return 0
+        return -1 if self.source.startswith("</", start) else 1
 
 
 def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], separators: Sequence[str]) -> None:
@@ -61,7 +80,17 @@ def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], se
         node.traits |= Trait.SEPARATOR
 
 
-HTML_HOOKS = FormatHooks(view=html_view, mark=mark_html_nodes)
+def select_html_content(text: str, root: Node, content: str, include: Sequence[str], exclude: Sequence[str]) -> None:
+    """Mark what `content` (`"all"` or `"main"`), `include` and `exclude` leave out."""
+    select_content(text, root, rendered_text(text), content, include, exclude, lambda nodes: _matcher(text, nodes))
+
+
+def _matcher(text: str, elements: list[Node]) -> Matcher:
+    document = _numbered_dom(text, elements)
+    return lambda selectors, argument: _matches(document, selectors, argument)
+
+
+HTML_HOOKS = FormatHooks(view=html_view, mark=mark_html_nodes, select=select_html_content)
 
 
 def _numbered_dom(text: str, elements: list[Node]) -> Any:

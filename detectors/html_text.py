@@ -5,7 +5,8 @@ a block boundary (`BREAKS`: the start or end tag of a block, or `<br>`) becomes 
 break; inline boundaries add nothing; authored white space is kept but folded: a run of
 white space and block boundaries becomes one line break if it holds a boundary, a blank
 line if it holds two or more line ends, one line end if it holds one, else one space;
-white space at the two ends goes. Entities are decoded. `script`, `style`, `template`,
+white space at the two ends goes (no-break spaces count as white space there: a
+page's `&nbsp;` padding is no text). Entities are decoded. `script`, `style`, `template`,
 `noscript`, `title` and `iframe` content is dropped, and so are comments and the
 content of the other raw-text elements (`textarea`, `xmp`, `plaintext`: form defaults
 and obsolete markup, whose text may look like tags: a slice starting inside one would
@@ -23,6 +24,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from functools import lru_cache
 from html import unescape
 
 from outline_splitter.detectors.html_scan import END, START, scan
@@ -31,7 +33,9 @@ from outline_splitter.detectors.html_tags import BREAKS, HIDDEN
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 _BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U+FFFD)
 _FOLD = re.compile(r"[ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00]")
-_BLANK = " \n"  # the white space left after folding
+# The white space left after folding, and the kinds that folding keeps but that show
+# nothing: no-break and other Unicode spaces, zero-width characters.
+_BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
 _LINE_BREAKS = frozenset(BREAKS - HIDDEN)
 
 
@@ -140,6 +144,13 @@ class ExtractedText:
             if match is not None:
                 return first, match.end()
         return first, last + 1
+
+
+@lru_cache(maxsize=1)
+def rendered_text(source: str) -> ExtractedText:
+    """`ExtractedText(source)`, kept for the last document: content selection and the
+    text view read the same rendering."""
+    return ExtractedText(source)
 
 
 def extract_text(html: str) -> str:

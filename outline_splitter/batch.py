@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from outline_splitter.models import TextChunk
-from outline_splitter.registry import FORMATS, doc_type_for_path, resolve_doc_type
+from outline_splitter.registry import FORMATS, doc_type_for_path, load_hooks, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 from outline_splitter.tokens import resolve_tokenizer
 
@@ -37,6 +37,11 @@ _START_METHOD = "spawn"
 # A worker's first message: its splitters are built (a worker that dies before it
 # could not start at all, which is no item's fault).
 _READY = "ready"
+
+
+# Options of the formats that can select content (HTML), left out for the others,
+# so one batch can mix HTML and Markdown.
+_CONTENT_OPTIONS = frozenset({"content", "include", "exclude"})
 
 
 class InputError(ValueError):
@@ -194,8 +199,12 @@ class Splitters:
     def splitter(self, doc_type: str) -> OutlineTextSplitter:
         built = self._built.get(doc_type)
         if built is None:
-            output = self._output if self._output in resolve_doc_type(doc_type).outputs else None
-            built = OutlineTextSplitter(doc_type=doc_type, output=output, **self._args)
+            fmt = resolve_doc_type(doc_type)
+            output = self._output if self._output in fmt.outputs else None
+            args = self._args
+            if load_hooks(fmt).select is None:  # content, include, exclude: HTML's options
+                args = {name: value for name, value in args.items() if name not in _CONTENT_OPTIONS}
+            built = OutlineTextSplitter(doc_type=doc_type, output=output, **args)
             self._built[doc_type] = built
         return built
 

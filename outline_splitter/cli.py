@@ -90,7 +90,7 @@ def expand_inputs(paths: Sequence[Path], doc_type: str) -> Inputs:
 def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
     """`split_many` keyword arguments from the options: `--output text` applies to the
     formats that have a text mode (HTML), the others are split as source."""
-    return {
+    options: dict[str, Any] = {
         "doc_type": args.doc_type,
         "chunk_size": args.chunk_size,
         "chunk_overlap": args.overlap,
@@ -98,6 +98,9 @@ def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
         "output": args.output,
         "encoding": args.encoding,
     }
+    if args.content != "all":  # HTML's: split_many leaves it out for the other formats
+        options["content"] = args.content
+    return options
 
 
 def chunk_record(path: Path, chunk: TextChunk) -> dict[str, Any]:
@@ -331,6 +334,13 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("html", "text"),
         default="html",
         help="for HTML: chunks as HTML source (default) or as readable text",
+    )
+    split.add_argument(
+        "--content",
+        choices=("all", "main"),
+        default="all",
+        help="for HTML: every part of the page (default) or its main content only, without navigation, "
+        "sidebars, footers and widgets (with --doc-type auto, other formats are split whole)",
     )
     split.add_argument(
         "--format",

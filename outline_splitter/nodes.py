@@ -63,6 +63,12 @@ class Trait(enum.Flag):
     `min_chunk_size` merges stay inside it."""
     TITLE = enum.auto()
     """The heading of its parent section: a chunk's metadata names the section."""
+    OMITTED = enum.auto()
+    """Left out of the chunks (a content option dropped it): its own text, outside its
+    children, is in no chunk, and no chunk spans across it; its children are visited
+    (those not omitted are kept, as the main content inside an omitted page frame)."""
+    HOLLOW = enum.auto()
+    """Holds an omitted node: never one atom, always broken into its children."""
 
 
 # The traits of the shared kinds above: the table a format's own starts from.

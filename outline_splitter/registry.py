@@ -35,11 +35,14 @@ class FormatHooks:
     `view(text, root, tokenizer, output)` gives the packer's view of a document for an
     output mode (the format's `outputs`); `mark(text, root, never_break_within,
     separators)` gives the nodes the user's options select their `NEVER_BREAK` and
-    `SEPARATOR` traits (without it, both options name node kinds).
+    `SEPARATOR` traits (without it, both options name node kinds); `select(text, root,
+    content, include, exclude)` marks what the `content` option and the `include` /
+    `exclude` selectors leave out (without it, a format has only `content="all"`).
     """
 
     view: Callable[[str, Node, Tokenizer, str], ChunkView] | None = None
     mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
+    select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
 
 
 NO_HOOKS = FormatHooks()

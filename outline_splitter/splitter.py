@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,9 @@ from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
 from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_hooks, resolve_doc_type
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
+
+# The values of the `content` option.
+CONTENT = ("all", "main")
 
 
 class OutlineTextSplitter:
@@ -41,6 +44,13 @@ class OutlineTextSplitter:
         output: how a chunk's text is rendered, for formats that have more than one way
             (HTML: `"html"`, slices of the source, the default; `"text"`, the readable
             text of the span, sized in tokens of that text). `None`: the format's default.
+        content: which parts of the document the chunks hold, for formats that can tell
+            (HTML): `"all"` (the default: everything) or `"main"` (the page's main
+            content, without navigation, sidebars, footers, hidden elements and
+            widgets). What is left out is in no chunk; offsets are still exact.
+        include: CSS selectors (HTML) of the elements to keep instead of the main
+            content found by `"main"` (with `"all"`: instead of the whole page).
+        exclude: CSS selectors (HTML) of elements to leave out, with either `content`.
     """
 
     def __init__(
@@ -55,6 +65,9 @@ class OutlineTextSplitter:
         separators: Sequence[str] = (),
         output: str | None = None,
         id_prefix: str | None = None,
+        content: str = "all",
+        include: Sequence[str] = (),
+        exclude: Sequence[str] = (),
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
@@ -77,8 +90,17 @@ class OutlineTextSplitter:
         self.separators = tuple(separators)
         self.output = output
         self.id_prefix = id_prefix
+        if content not in CONTENT:
+            raise ValueError(f"content must be one of {', '.join(map(repr, CONTENT))}, not {content!r}")
+        for name, selectors in (("include", include), ("exclude", exclude)):
+            if isinstance(selectors, str):
+                raise ValueError(f"{name} must be a sequence of CSS selectors, not a single string")
+        self.content = content
+        self.include = tuple(include)
+        self.exclude = tuple(exclude)
         if self._format is not None:
             self._output_for(self._format)
+            self._content_hook(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
 
     # -- pass one -------------------------------------------------------------------
@@ -99,7 +121,23 @@ class OutlineTextSplitter:
             root = root.to_node()
         check_outline(root, len(text))
         self.mark_nodes(text, root, fmt)
+        select = self._content_hook(fmt)
+        if select is not None:
+            select(text, root, self.content, self.include, self.exclude)
         return root
+
+    def _content_hook(self, fmt: DocFormat) -> Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None:
+        """The format's content selection, if the options ask for one; `ValueError`
+        naming `content` where the format cannot choose its content."""
+        if self.content == "all" and not self.include and not self.exclude:
+            return None
+        select = load_hooks(fmt).select
+        if select is None:
+            raise ValueError(
+                f"content={self.content!r}, include and exclude are not available for doc_type {fmt.name!r} "
+                "(only for formats that can choose their content, such as html)"
+            )
+        return select
 
     def mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
         """Add the traits the user's options ask for to the outline, before it is packed:

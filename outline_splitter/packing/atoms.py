@@ -16,6 +16,12 @@ starts a new chunk there, so a broken list or section begins its own chunk (head
 before it move along) instead of filling the previous chunk's tail with its first item.
 A broken `SELF_CONTAINED` node (a section) gets a `BARRIER` after its parts too.
 
+An `OMITTED` node (content a user's option left out) makes no atom of its own text: a
+`CUT` stands before and after it, where the packer closes the open chunk and no later
+step joins the chunks on its two sides, so no chunk spans what was left out. Its
+children are visited (a kept part inside an omitted frame is packed as usual). A
+`HOLLOW` node (one holding an omitted node) is always broken into its children.
+
 The walk keeps its own stack: the outline's depth is the input's to choose.
 """
 
@@ -26,6 +32,18 @@ from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView, fits
 
 BARRIER = None
+
+
+class Cut:
+    """The place of omitted text in the atom list (see the module docstring)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "CUT"
+
+
+CUT = Cut()
 
 
 class Atom:
@@ -62,7 +80,10 @@ class SeparatorGroup(Node):
     __slots__ = ()
 
     def __init__(self, members: list[Node]) -> None:
-        super().__init__(GROUP, members[0].start, members[-1].end, members, traits=Trait.SEPARATOR)
+        traits = Trait.SEPARATOR
+        if any(Trait.OMITTED in member.traits or Trait.HOLLOW in member.traits for member in members):
+            traits |= Trait.HOLLOW
+        super().__init__(GROUP, members[0].start, members[-1].end, members, traits=traits)
 
 
 # A visit: the node, its span (within its parent's), and its ancestors, root first.
@@ -78,32 +99,44 @@ class _AtomCollector:
         self.view = view
         self.chunk_size = chunk_size
         self.max_chunk_size = max_chunk_size
-        self.atoms: list[Atom | None] = []
+        self.atoms: list[Atom | Cut | None] = []
 
-    def collect(self, root: Node) -> list[Atom | None]:
-        stack: list[_Visit | None] = [(root, root.start, root.end, ())]
+    def collect(self, root: Node) -> list[Atom | Cut | None]:
+        stack: list[_Visit | Cut | None] = [(root, root.start, root.end, ())]
         while stack:
             visit = stack.pop()
             if visit is _END_OF_SELF_CONTAINED:
                 self.barrier()
+            elif isinstance(visit, Cut):
+                self.cut()
             else:
                 stack.extend(reversed(self.visit(*visit)))
         return self.atoms
 
     def barrier(self) -> None:
-        if self.atoms and self.atoms[-1] is not BARRIER:
+        if self.atoms and self.atoms[-1] is not BARRIER and self.atoms[-1] is not CUT:
             self.atoms.append(BARRIER)
 
-    def visit(self, node: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> list[_Visit | None]:
+    def cut(self) -> None:
+        if self.atoms and self.atoms[-1] is BARRIER:
+            self.atoms[-1] = CUT
+        elif self.atoms and self.atoms[-1] is not CUT:
+            self.atoms.append(CUT)
+
+    def visit(self, node: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> list[_Visit | Cut | None]:
         """Make the atom of a node that fits, or the pieces of a leaf that does not;
         return the visits of a broken node's parts, in document order."""
+        traits = node.traits
+        if Trait.OMITTED in traits:
+            self.cut()
+            inner = (*ancestors, node)
+            return [*((child, child.start, child.end, inner) for child in node.expanded_children()), CUT]
         start, end = self.view.trim(start, end)
         if start >= end:
             return []
-        traits = node.traits
         whole = Trait.NEVER_BREAK in traits or Trait.SEPARATOR in traits
         limit = self.max_chunk_size if whole else self.chunk_size
-        if fits(self.view, start, end, limit):
+        if Trait.HOLLOW not in traits and fits(self.view, start, end, limit):
             self.atoms.append(Atom(start, end, node, ancestors, limit=limit))
             return []
         self.barrier()
@@ -116,7 +149,8 @@ class _AtomCollector:
         regroup = not isinstance(node, SeparatorGroup) and not any(
             Trait.NEVER_BREAK in n.traits for n in (*ancestors, node)
         )
-        visits = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
+        visits: list[_Visit | Cut | None] = []
+        visits += self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
         if Trait.SELF_CONTAINED in traits:
             visits.append(_END_OF_SELF_CONTAINED)
         return visits
@@ -142,9 +176,10 @@ class _AtomCollector:
         return visits
 
 
-def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | None]:
-    """The atoms of `root` in document order, with a `BARRIER` before each broken node;
-    together the atoms cover every non-space character of the document."""
+def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | None]:
+    """The atoms of `root` in document order, with a `BARRIER` before each broken node
+    and a `CUT` around omitted text; together the atoms cover every non-space character
+    of the document that is not omitted."""
     return _AtomCollector(view, chunk_size, max_chunk_size).collect(root)
 
 

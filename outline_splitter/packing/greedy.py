@@ -6,13 +6,15 @@ comment) at the end of a closed chunk move to the next one, so they stay with th
 content they introduce. A `BARRIER` (before a node that had to be broken) closes the
 open chunk in the same way. Where a heading and the paragraph after it fit the budget
 only apart, the paragraph is cut at sentences so that the heading does not stand alone;
-a list, table, code block or section that fits is never cut for that.
+a list, table, code block or section that fits is never cut for that. At a `CUT`
+(omitted text) the open chunk is closed whole, leading atoms too, and the next span
+records that it comes `after_cut`, so that no later step joins it to the one before.
 """
 
 from __future__ import annotations
 
 from outline_splitter.nodes import Trait
-from outline_splitter.packing.atoms import BARRIER, Atom
+from outline_splitter.packing.atoms import BARRIER, Atom, Cut
 from outline_splitter.packing.leaf import PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
@@ -20,18 +22,23 @@ from outline_splitter.packing.view import fits as fits_within
 
 
 class PackedSpan:
-    """A chunk before it becomes a `TextChunk`: its span, its atoms and its exact count."""
+    """A chunk before it becomes a `TextChunk`: its span, its atoms and its exact count;
+    `after_cut` if omitted text lies between it and the span before it; `lead`, how many
+    of its first atoms are markup that opens what follows (metadata reads the atom after
+    them)."""
 
-    __slots__ = ("atoms", "end", "start", "token_count")
+    __slots__ = ("after_cut", "atoms", "end", "lead", "start", "token_count")
 
-    def __init__(self, atoms: list[Atom], token_count: int) -> None:
+    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False, lead: int = 0) -> None:
         self.atoms = atoms
         self.start = atoms[0].start
         self.end = atoms[-1].end
         self.token_count = token_count
+        self.after_cut = after_cut
+        self.lead = lead
 
 
-def pack_atoms(atoms: list[Atom | None], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
+def pack_atoms(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
     """Chunks of consecutive atoms, each within `chunk_size` tokens unless it is a single
     atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`)."""
     return _GreedyPacker(view, chunk_size).pack(atoms)
@@ -44,15 +51,22 @@ class _GreedyPacker:
         self.view = view
         self.chunk_size = chunk_size
         self.packed: list[PackedSpan] = []
+        self.cut = False  # omitted text since the last span closed
 
     def fits(self, start: int, end: int) -> bool:
         return fits_within(self.view, start, end, self.chunk_size)
 
-    def pack(self, atoms: list[Atom | None]) -> list[PackedSpan]:
+    def pack(self, atoms: list[Atom | Cut | None]) -> list[PackedSpan]:
         current: list[Atom] = []
         pending = list(reversed(atoms))
         while pending:
             atom = pending.pop()
+            if isinstance(atom, Cut):
+                if current:
+                    self.close(current)
+                current = []
+                self.cut = bool(self.packed)
+                continue
             if atom is BARRIER:
                 current = self.close_keeping_leading(current)
                 continue
@@ -81,7 +95,8 @@ class _GreedyPacker:
         while cut > 1 and count > max(self.chunk_size, chunk[0].limit):
             cut -= 1
             count = view.count(chunk[0].start, chunk[cut - 1].end)
-        self.packed.append(PackedSpan(chunk[:cut], count))
+        self.packed.append(PackedSpan(chunk[:cut], count, self.cut))
+        self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
 
     def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:

@@ -114,7 +114,7 @@ class ChunkMetadata:
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
-        first = span.atoms[0]
+        first = span.atoms[min(span.lead, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors[-1] if first.ancestors else None)
         if Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits:

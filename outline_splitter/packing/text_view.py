@@ -59,6 +59,9 @@ class RenderedView:
             return start, start
         return self.rendered.source_span(lo, hi)
 
+    def blank_side(self, start: int, end: int) -> int:
+        return 0  # spans are trimmed to visible characters
+
     def reach(self, start: int, tokens: int) -> int | None:
         if self._reach is None:
             return None

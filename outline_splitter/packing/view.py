@@ -37,6 +37,12 @@ class ChunkView(Protocol):
         None if the view has no such estimate."""
         ...
 
+    def blank_side(self, start: int, end: int) -> int:
+        """0 if the span shows something (a letter, digit or other visible character);
+        for a span of markup alone, the side it belongs to: -1 the chunk before it (it
+        closes what that chunk holds), 1 the chunk after it (it opens what follows)."""
+        ...
+
 
 _NON_SPACE = re.compile(r"\S")
 _TRIM_WINDOW = 64
@@ -81,3 +87,6 @@ class SourceView:
 
     def reach(self, start: int, tokens: int) -> int | None:
         return self._reach(start, tokens) if self._reach is not None else None
+
+    def blank_side(self, start: int, end: int) -> int:
+        return 0  # a trimmed slice of plain source always shows something
