@@ -98,7 +98,9 @@ def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
         "output": args.output,
         "encoding": args.encoding,
     }
-    if args.content != "all":  # HTML's: split_many leaves it out for the other formats
+    if args.content != "all":  # HTML's: split_many leaves it out of the other formats of a folder
+        if args.doc_type != "auto":  # but a format named outright that has no content option is an error
+            OutlineTextSplitter(doc_type=args.doc_type, content=args.content)
         options["content"] = args.content
     return options
 
