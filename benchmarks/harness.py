@@ -24,7 +24,7 @@ import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -412,7 +412,7 @@ def write_results(
 ) -> None:
     """`latest.json`, `latest.md`, `latest.png` in `out`, and the docs page when `docs` is given."""
     out.mkdir(parents=True, exist_ok=True)
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     meta: dict[str, Any] = {
         "date": when,
         "machine": machine(),

@@ -10,6 +10,7 @@ from outline_splitter.detectors.html_scan import END, OTHER, RAW, START, scan
 from outline_splitter.nodes import Node, check_outline
 from tests.conftest import corpus_files
 from tests.html_strategies import html_documents
+from tests.invariants import assert_source_chunks
 
 
 def shape(node: Node) -> list[object]:
@@ -88,6 +89,26 @@ def test_scanner_tokens():
         (RAW, "a<b"),
         (END, "</script>"),
     ]
+
+
+def test_start_tag_cut_off_by_the_end_is_one_token_to_the_end():
+    html = '<p>x<a title="y>z'
+    tokens = [(kind, html[start:end]) for kind, start, end, _ in scan(html)]
+    assert tokens == [(START, "<p>"), (OTHER, '<a title="y>z')]
+    tags = "<a<a<a"
+    assert [(kind, tags[start:end]) for kind, start, end, _ in scan(tags)] == [(OTHER, tags)]
+
+
+def test_many_unended_start_tags_split_whole(cl100k):
+    # `"<a" * 2000` took minutes while each `<` retried a failed tag match to the end
+    html = "<a" * 2000 + " tail words"
+    for output in ("html", "text"):
+        chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output).split(html)
+        if output == "html":
+            assert_source_chunks(html, chunks, cl100k, 64)
+            assert "".join(c.text for c in chunks) == html
+        else:
+            assert chunks == []  # the cut-off tag hides everything after it, as in a browser
 
 
 def test_unclosed_comment_and_script_run_to_the_end():

@@ -1,0 +1,99 @@
+"""Growth of time on adversarial input: for each case, the CPU time at doubling sizes and
+the ratio time(2n) / time(n). A linear step stays near 2; the robustness issue asks for at
+most 2.5 up to 1 MB.
+
+    python -m benchmarks.adversarial [--max-bytes 1048576] [--case NAME ...]
+
+Each case is a pattern repeated to the size and one function run over it: the HTML
+scanner alone (where backtracking would live) or a whole split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from benchmarks.timing import cpu_seconds
+from detectors.html_scan import scan
+
+
+@dataclass(frozen=True)
+class Case:
+    """`unit` repeated to the size, wrapped by `head` and `tail`, fed to `run`."""
+
+    name: str
+    unit: str
+    run: Callable[[str], object]
+    head: str = ""
+    tail: str = ""
+
+    def text(self, size: int) -> str:
+        return self.head + self.unit * max(1, size // len(self.unit)) + self.tail
+
+
+def _scan_all(text: str) -> object:
+    return sum(1 for _ in scan(text))
+
+
+CASES = (
+    Case("scan '<a'", "<a", _scan_all),
+    Case("scan '<a title=\"'", '<a title="', _scan_all),
+    Case("scan \"<a b='\"", "<a b='", _scan_all),
+    Case("scan '<a b=x'", "<a b=x ", _scan_all),
+    Case("scan '<'", "<", _scan_all),
+    Case("scan '</a'", "</a", _scan_all),
+    Case("scan '<!--'", "<!--", _scan_all),
+    Case("scan '<![CDATA['", "<![CDATA[", _scan_all),
+    Case("scan '<!x'", "<!x", _scan_all),
+    Case("scan script '</scrip'", "</scrip", _scan_all, head="<script>"),
+    Case("scan script '</script'", "</script", _scan_all, head="<script>"),
+    Case("scan textarea '</textarea '", "</textarea ", _scan_all, head="<textarea>"),
+)
+
+
+def doubling_sizes(max_bytes: int, smallest: int = 1024) -> list[int]:
+    """Sizes from `smallest` doubling up to `max_bytes`."""
+    sizes = [smallest]
+    while sizes[-1] * 2 <= max_bytes:
+        sizes.append(sizes[-1] * 2)
+    return sizes
+
+
+def growth(case: Case, sizes: list[int]) -> list[tuple[int, float]]:
+    """(size, best CPU seconds) for each size, stopping once a run takes over 20 s."""
+    rows = []
+    for size in sizes:
+        text = case.text(size)
+        seconds = cpu_seconds(functools.partial(case.run, text), repeat=3)
+        rows.append((size, seconds))
+        if seconds > 20:
+            break
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-bytes", type=int, default=1 << 20)
+    parser.add_argument("--case", action="append", help="only the cases whose name contains this")
+    args = parser.parse_args()
+    sizes = doubling_sizes(args.max_bytes)
+    worst_overall = 0.0
+    print(f"{'case':34} {'time at max':>12} {'worst time(2n)/time(n)':>24}")
+    for case in CASES:
+        if args.case and not any(part in case.name for part in args.case):
+            continue
+        rows = growth(case, sizes)
+        # steps under a millisecond are timer noise, not growth
+        ratios = [b / a for (_, a), (_, b) in itertools.pairwise(rows) if a > 1e-3]
+        worst = max(ratios, default=0.0)
+        worst_overall = max(worst_overall, worst)
+        size, seconds = rows[-1]
+        print(f"{case.name:34} {seconds * 1e3:9.1f} ms {worst:24.2f}   (at {size} bytes)")
+    print(f"worst ratio over all cases: {worst_overall:.2f}")
+
+
+if __name__ == "__main__":
+    main()
