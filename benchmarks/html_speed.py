@@ -1,7 +1,8 @@
 """Speed of the HTML splitter on every page of ../shared/corpora/html-web, in both output
-modes, as a ratio to one tiktoken pass (`encode_ordinary`) over the raw HTML and over the
-extracted text. Also the share of lists, tables and `pre` blocks whose readable text fits
-the budget that land whole in one chunk in text mode.
+modes, with all content and with `content="main"`, as a ratio to one tiktoken pass
+(`encode_ordinary`) over the raw HTML and over the extracted text. Also the share of
+lists, tables and `pre` blocks whose readable text fits the budget that land whole in one
+chunk in text mode.
 
     .venv/bin/python -m benchmarks.html_speed [chunk_size]
 """
@@ -30,8 +31,13 @@ def main() -> None:
     texts = {name: extract_text(html) for name, html in pages.items()}
     texts_by_page = {html: texts[name] for name, html in pages.items()}
 
-    modes = ("html", "text")
-    splitters = {mode: OutlineTextSplitter(doc_type="html", chunk_size=chunk_size, output=mode) for mode in modes}
+    splitters = {
+        f"{mode}, content={content}": OutlineTextSplitter(
+            doc_type="html", chunk_size=chunk_size, output=mode, content=content
+        )
+        for mode in ("html", "text")
+        for content in ("all", "main")
+    }
     best = best_per_document(
         {
             "raw": encoding.encode_ordinary,
@@ -56,9 +62,13 @@ def main() -> None:
             f"output={output}: {elapsed:.2f} s, {elapsed / raw_pass:.2f}x the raw-HTML pass, "
             f"{elapsed / text_pass:.2f}x the text pass; {count} chunks, {over} over budget"
         )
+        if output.endswith("main"):
+            extra = (elapsed - best[output.replace("main", "all")]) / raw_pass
+            print(f"  content=main costs {extra:+.2f}x the raw-HTML pass over content=all")
+            continue
         for name in ("wikipedia.html", "wikipedia-2.html"):
             print(f"  {name}: {cpu_seconds(_splitting(splitter, [pages[name]]), 3):.2f} s")
-        if output == "text":
+        if output.startswith("text"):
             whole, fitting = whole_blocks(pages, chunks, encoding, chunk_size)
             print(
                 f"  lists, tables, pre whose text fits: {whole}/{fitting} whole in one chunk "

@@ -37,10 +37,20 @@ def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> Chunk
 _MARKUP = re.compile(r"(?:[\s\xa0]+|<!--.*?(?:-->|\Z)|<[A-Za-z!?/][^>]*>?|&(?:nbsp|#160|#[xX][aA]0);)*", re.DOTALL)
 
 
+# The words of markup: each tag whole (its attributes hold spaces), and each run of other
+# non-space characters. A tag ends at the next `>` or `<`, which keeps each attempt, and so
+# the scan, linear.
+_MARKUP_WORD = re.compile(r"<[^<>]*>|[^\s<]+|<")
+
+
 class MarkupSourceView(SourceView):
     """HTML's source view: a span of tags, comments and white space alone shows
     nothing (`blank_side`), and belongs with the chunk before it if it starts with an
-    end tag, else with the chunk after it."""
+    end tag, else with the chunk after it. A tag is a word of its own: cuts fall between tags
+    or at white space, never inside a tag."""
+
+    def words(self, start: int, end: int) -> list[tuple[int, int]]:
+        return [match.span() for match in _MARKUP_WORD.finditer(self.source, start, end)]
 
     def blank_side(self, start: int, end: int) -> int:
         markup = _MARKUP.match(self.source, start, end)

@@ -16,6 +16,13 @@ SECTIONING = frozenset({"section", "article", "main", "nav", "aside", "emu-claus
 # Elements whose content is never visible text.
 HIDDEN = frozenset({"script", "style", "template", "noscript", "title", "iframe", "noembed", "noframes"})
 
+# Elements whose white space is shown as written (`textarea` is raw text, never shown).
+PREFORMATTED = frozenset({"pre", "listing"})
+
+# Inline elements whose content a browser never shows: a MathML `semantics` element shows
+# its first child, the presentation, and not its annotations (TeX, content MathML).
+HIDDEN_INLINE = frozenset({"template", "annotation", "annotation-xml"})
+
 # Custom elements of ecmarkup (the ECMAScript specifications' markup) that are blocks.
 CUSTOM_BLOCKS = frozenset(
     {

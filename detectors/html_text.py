@@ -6,17 +6,23 @@ break; inline boundaries add nothing; authored white space is kept but folded: a
 white space and block boundaries becomes one line break if it holds a boundary, a blank
 line if it holds two or more line ends, one line end if it holds one, else one space;
 white space at the two ends goes (no-break spaces count as white space there: a
-page's `&nbsp;` padding is no text). Entities are decoded. `script`, `style`, `template`,
-`noscript`, `title` and `iframe` content is dropped, and so are comments and the
+page's `&nbsp;` padding is no text). Inside `pre` and `listing` white space is kept as
+written (indentation is meaning in code), but for the line end right after the start tag,
+which the HTML parser drops, and the white space before the end tag, which folds with
+what follows. Entities are decoded. `script`, `style`, `template`,
+`noscript`, `title`, `iframe` and `template` content is dropped, and so are MathML
+annotations (a browser shows a formula's presentation only), comments and the
 content of the other raw-text elements (`textarea`, `xmp`, `plaintext`: form defaults
 and obsolete markup, whose text may look like tags: a slice starting inside one would
 read differently from the whole).
 
-Every rule looks at one token or one run of white space, so the text of a slice of a
-document, `extract_text(html[a:b])`, is the part of the whole document's text that comes
-from `[a, b)` whenever `a` and `b` lie outside tags and entities and outside the hidden
-elements: the chunks of text mode start and end on visible characters, so that holds for
-every chunk (`ExtractedText.span` and the splitter's tests rely on it).
+Every rule but the preformatted one looks at one token or one run of white space, so the
+text of a slice of a document, `extract_text(html[a:b])`, is the part of the whole
+document's text that comes from `[a, b)` whenever `a` and `b` lie outside tags and
+entities and outside the hidden elements; a slice that starts inside a `pre` reads the
+same but for its white space, which it folds (it has not seen the start tag). The
+splitter renders the whole document once (`rendered_text`) and gives each chunk the
+part of that text its span covers (`ExtractedText.span`).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from functools import lru_cache
 from html import unescape
 
 from outline_splitter.detectors.html_scan import END, START, scan
-from outline_splitter.detectors.html_tags import BREAKS, HIDDEN
+from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, PREFORMATTED
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 _BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U+FFFD)
@@ -44,6 +50,36 @@ def _fold(run: str) -> str:
         return "\n"
     line_ends = run.count("\n") + run.count("\r") - run.count("\r\n")
     return "\n\n" if line_ends >= 2 else "\n" if line_ends else " "
+
+
+def _fold_white_space(raw: str, starts: array[int], verbatim: list[int]) -> tuple[str, array[int]]:
+    """`raw` with its white space folded (`_fold`) outside the `verbatim` ranges, and
+    the source offset of each character of the result. Inside a range block boundaries
+    become line ends and all else stays; its trailing white space folds with what follows."""
+    folded: list[str] = []
+    mapped = array("q")
+
+    def fold(cursor: int, stop: int) -> None:
+        for match in _FOLD.finditer(raw, cursor, stop):
+            a, b = match.span()
+            folded.append(raw[cursor:a])
+            mapped.extend(starts[cursor:a])
+            replacement = _fold(match.group())
+            folded.append(replacement)
+            mapped.extend([starts[a]] * len(replacement))
+            cursor = b
+        folded.append(raw[cursor:stop])
+        mapped.extend(starts[cursor:stop])
+
+    cursor = 0
+    for a, b in zip(verbatim[::2], verbatim[1::2], strict=True):
+        kept = raw[a:b].rstrip(" \t\n\r\f" + _BREAK)
+        fold(cursor, a)
+        folded.append(kept.replace(_BREAK, "\n"))
+        mapped.extend(starts[a : a + len(kept)])
+        cursor = a + len(kept)
+    fold(cursor, len(raw))
+    return "".join(folded), mapped
 
 
 class ExtractedText:
@@ -80,38 +116,37 @@ class ExtractedText:
                 pieces.append(segment[cursor:])
                 starts.extend(range(start + cursor, end))
 
-        hidden = 0  # depth of open `template` elements
+        hidden = 0  # depth of open elements whose content is not shown
+        preformatted = 0  # depth of open `pre` elements
+        verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
         cursor = 0
         for kind, start, end, name in scan(source):
             if start > cursor and not hidden:
+                if preformatted and verbatim[-1] == len(starts) and source[cursor] in "\r\n":
+                    cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
                 add(cursor, start)
             cursor = end
             if kind in (START, END):
-                if name == "template":
+                if name in HIDDEN_INLINE:
                     hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
-                elif name in _LINE_BREAKS:
+                    continue
+                if name in PREFORMATTED and kind == END and preformatted:
+                    preformatted -= 1
+                    if not preformatted:
+                        verbatim.append(len(starts))
+                if name in _LINE_BREAKS:
                     pieces.append(_BREAK)
                     starts.append(start)
+                if name in PREFORMATTED and kind == START:
+                    preformatted += 1
+                    if preformatted == 1:
+                        verbatim.append(len(starts))
         if cursor < len(source) and not hidden:
             add(cursor, len(source))
         raw = "".join(pieces)
-
-        # fold white space, keeping the map in step
-        folded: list[str] = []
-        mapped = array("q")
-        cursor = 0
-        for match in _FOLD.finditer(raw):
-            a, b = match.span()
-            folded.append(raw[cursor:a])
-            mapped.extend(starts[cursor:a])
-            replacement = _fold(match.group())
-            folded.append(replacement)
-            mapped.extend([starts[a]] * len(replacement))
-            cursor = b
-        folded.append(raw[cursor:])
-        mapped.extend(starts[cursor:])
-        self.text = "".join(folded)
-        self.starts = mapped
+        if len(verbatim) % 2:
+            verbatim.append(len(raw))
+        self.text, self.starts = _fold_white_space(raw, starts, verbatim)
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The text offsets `[lo, hi)` of what the source span `[start, end)` reads as:

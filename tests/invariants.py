@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from outline_splitter import TextChunk
-from outline_splitter.detectors.html_text import extract_text
+from outline_splitter.detectors.html_text import ExtractedText, extract_text
 from outline_splitter.tokens import Tokenizer
 
 
@@ -70,16 +70,22 @@ def assert_same_output(first: list[TextChunk], second: list[TextChunk]) -> None:
 
 def assert_text_chunks(html: str, chunks: list[TextChunk], tokenizer: Tokenizer, chunk_size: int) -> None:
     """HTML text-mode invariants: each chunk's text is the readable text of its source
-    span (`extract_text(html[start_pos:end_pos])`, the same function the splitter
-    renders with), chunks in order and disjoint, every visible character of the page in
-    some chunk, exact token counts within budget, indexes consecutive."""
+    span in the whole page's rendering, and reads as the span rendered alone
+    (`extract_text(html[start_pos:end_pos])`) does but for white space, which a span
+    starting inside a `pre` folds; chunks in order and disjoint, every visible character
+    of the page in some chunk, exact token counts within budget, indexes consecutive."""
     cursor = 0
     visible: list[str] = []
+    whole = ExtractedText(html)
     for i, chunk in enumerate(chunks):
         assert chunk.start_pos >= cursor, f"chunk {i} starts at {chunk.start_pos}, before the previous end {cursor}"
         assert chunk.text, f"chunk {i} is empty"
-        assert chunk.text == extract_text(html[chunk.start_pos : chunk.end_pos]), (
-            f"chunk {i}: text is not the extracted text of its span [{chunk.start_pos}, {chunk.end_pos})"
+        lo, hi = whole.span(chunk.start_pos, chunk.end_pos)
+        assert chunk.text == whole.text[lo:hi], (
+            f"chunk {i}: text is not the page's text of its span [{chunk.start_pos}, {chunk.end_pos})"
+        )
+        assert chunk.text.split() == extract_text(html[chunk.start_pos : chunk.end_pos]).split(), (
+            f"chunk {i}: text does not read as its span [{chunk.start_pos}, {chunk.end_pos}) alone"
         )
         recount = tokenizer.count(chunk.text)
         assert recount == chunk.token_count, f"chunk {i}: token_count {chunk.token_count}, plain encode {recount}"

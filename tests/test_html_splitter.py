@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter, TextChunk
 from outline_splitter.detectors.html import detect_html
+from outline_splitter.detectors.html_scan import scan
 from outline_splitter.detectors.html_text import ExtractedText, extract_text
 from outline_splitter.tokens import Tokenizer
 from tests.conftest import corpus_files
@@ -113,6 +114,47 @@ def test_text_mode_reads_like_the_page(cl100k):
     assert html[chunks[0].start_pos :].startswith("Title</h1>")
     assert chunks[0].metadata["output"] == "text"
     assert chunks[0].metadata["heading_path"] == ["Title"]  # the chunk opens with that heading
+
+
+def test_text_mode_keeps_the_indentation_of_preformatted_text(cl100k):
+    code = "def f(x):\n    if x:\n        return 1\n\n\n    return 2"
+    html = f"<p>Code:</p>\n<pre>\n{code}\n</pre>\n<p>After   it.</p><listing>a\n  b</listing>"
+    assert extract_text(html) == f"Code:\n{code}\nAfter it.\na\n  b"
+    assert extract_text("<pre>  a<br>\tb <b> c</b>\n  </pre>x") == "a\n\tb  c\nx"  # ends trimmed
+    # a chunk that starts inside the block keeps the indentation of the lines it holds
+    chunks = OutlineTextSplitter(doc_type="html", chunk_size=12, output="text").split(html)
+    assert_text_chunks(html, chunks, cl100k, 12)
+    assert chunks[1].text.startswith("return 1\n\n\n    return 2\n")
+
+
+def test_text_mode_shows_a_formula_once_without_its_annotations():
+    formula = "<mrow><msup><mi>e</mi><mi>x</mi></msup><mo>=</mo><mn>1</mn></mrow>"
+    annotated = (
+        f"<p>So <math><semantics>{formula}<annotation encoding='application/x-tex'>e^x=1</annotation>"
+        "<annotation-xml encoding='MathML-Content'><apply><eq/><ci>q</ci></apply></annotation-xml>"
+        "</semantics></math> holds.</p>"
+    )
+    plain = f"<p>So <math>{formula}</math> holds.</p>"
+    assert extract_text(annotated) == extract_text(plain) == "So ex=1 holds."
+    chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output="text").split(annotated)
+    assert [c.text for c in chunks] == ["So ex=1 holds."]
+    source = OutlineTextSplitter(doc_type="html", chunk_size=64).split(annotated)
+    assert "".join(c.text for c in source) == annotated  # the source mode keeps all of it
+
+
+def test_html_mode_never_cuts_inside_a_tag(cl100k):
+    # a paragraph with few spaces outside its tags: the word level must not use theirs
+    links = "".join(f'<a href="/p{i}" title="see page {i} here" class="x y">{i}</a>,' for i in range(30))
+    html = f"<p>Pages: {links} end.</p>"
+    for overlap in (0, 6):
+        chunks = OutlineTextSplitter(doc_type="html", chunk_size=24, chunk_overlap=overlap).split(html)
+        assert_source_chunks(html, chunks, cl100k, 24, overlap)
+        tag_spans = [(start, end) for _, start, end, _ in scan(html)]
+        for chunk in chunks:
+            for position in (chunk.start_pos, chunk.end_pos):
+                assert not any(a < position < b for a, b in tag_spans), f"cut inside a tag at {position}"
+            for shared in (chunk.start_overlap, chunk.end_overlap):
+                assert shared.count("<") == shared.count(">"), f"overlap {shared!r} holds part of a tag"
 
 
 def test_html_mode_chunks_are_slices_with_heading_paths():

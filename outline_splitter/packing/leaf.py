@@ -19,7 +19,6 @@ from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
 _LINE_END = re.compile(r"\r\n?|\n")
-_WORD = re.compile(r"\S+")
 # How far under the limit the word-run search aims by the estimate alone: not a bound on
 # the estimate's error (`ESTIMATE_MARGIN`) but a trade, since the answer is checked by one
 # exact count: aiming closer gives fuller chunks and, rarely, a second search.
@@ -125,7 +124,7 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
 
 def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
     """Runs of whole words, each as long as fits; a word too long alone is cut by tokens."""
-    spans = [match.span() for match in _WORD.finditer(view.source, start, end)]
+    spans = view.words(start, end)
     starts = [a for a, _ in spans]
     ends = [b for _, b in spans]
     out: list[Span] = []

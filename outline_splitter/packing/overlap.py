@@ -8,13 +8,9 @@ the next chunk within `chunk_overlap` tokens that ends at a word.
 
 from __future__ import annotations
 
-import re
-
 from outline_splitter.nodes import Trait
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
-
-_WORD = re.compile(r"\S+")
 
 
 def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
@@ -31,7 +27,7 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
 
 def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the previous chunk's shared tail starts (`span.end` if nothing is shared)."""
-    starts = [m.start() for m in _WORD.finditer(view.source, span.start, span.end)]
+    starts = [a for a, _ in view.words(span.start, span.end)]
     low, high = 0, len(starts)  # find the first word start whose tail fits
     while low < high:
         middle = (low + high) // 2
@@ -48,7 +44,7 @@ def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
 
 def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the next chunk's shared head ends (`span.start` if nothing is shared)."""
-    ends = [m.end() for m in _WORD.finditer(view.source, span.start, span.end)]
+    ends = [b for _, b in view.words(span.start, span.end)]
     low, high = 0, len(ends)  # find how many word ends still fit
     while low < high:
         middle = (low + high + 1) // 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from outline_splitter.packing.view import word_spans
 from outline_splitter.tokens.base import SpanCounter
 
 
@@ -61,6 +62,9 @@ class RenderedView:
 
     def blank_side(self, start: int, end: int) -> int:
         return 0  # spans are trimmed to visible characters
+
+    def words(self, start: int, end: int) -> list[tuple[int, int]]:
+        return word_spans(self.source, start, end)  # a cut inside a tag is trimmed to text
 
     def reach(self, start: int, tokens: int) -> int | None:
         if self._reach is None:

@@ -37,6 +37,11 @@ class ChunkView(Protocol):
         None if the view has no such estimate."""
         ...
 
+    def words(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The spans of the words of `[start, end)`, the finest cuts above tokens: runs
+        of non-space characters, in a markup source never cut inside a tag."""
+        ...
+
     def blank_side(self, start: int, end: int) -> int:
         """0 if the span shows something (a letter, digit or other visible character);
         for a span of markup alone, the side it belongs to: -1 the chunk before it (it
@@ -45,6 +50,7 @@ class ChunkView(Protocol):
 
 
 _NON_SPACE = re.compile(r"\S")
+_WORD = re.compile(r"\S+")
 _TRIM_WINDOW = 64
 
 
@@ -88,5 +94,13 @@ class SourceView:
     def reach(self, start: int, tokens: int) -> int | None:
         return self._reach(start, tokens) if self._reach is not None else None
 
+    def words(self, start: int, end: int) -> list[tuple[int, int]]:
+        return word_spans(self.source, start, end)
+
     def blank_side(self, start: int, end: int) -> int:
         return 0  # a trimmed slice of plain source always shows something
+
+
+def word_spans(source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The runs of non-space characters of `source[start:end]`."""
+    return [match.span() for match in _WORD.finditer(source, start, end)]
