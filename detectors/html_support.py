@@ -17,7 +17,7 @@ from outline_splitter.detectors.html_content import Matcher, select_content
 from outline_splitter.detectors.html_text import rendered_text
 from outline_splitter.nodes import HEADING, SECTION, Node, Trait
 from outline_splitter.packing.text_view import RenderedView
-from outline_splitter.packing.view import ChunkView, SourceView
+from outline_splitter.packing.view import ChunkView, SourceView, word_bounds
 from outline_splitter.registry import FormatHooks
 from outline_splitter.tokens import Tokenizer, span_counter_for
 
@@ -49,8 +49,8 @@ class MarkupSourceView(SourceView):
     end tag, else with the chunk after it. A tag is a word of its own: cuts fall between tags
     or at white space, never inside a tag."""
 
-    def words(self, start: int, end: int) -> list[tuple[int, int]]:
-        return [match.span() for match in _MARKUP_WORD.finditer(self.source, start, end)]
+    def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
+        return word_bounds(self.source, start, end, _MARKUP_WORD)
 
     def blank_side(self, start: int, end: int) -> int:
         markup = _MARKUP.match(self.source, start, end)

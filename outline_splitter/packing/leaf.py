@@ -124,12 +124,10 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
 
 def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
     """Runs of whole words, each as long as fits; a word too long alone is cut by tokens."""
-    spans = view.words(start, end)
-    starts = [a for a, _ in spans]
-    ends = [b for _, b in spans]
+    starts, ends = view.words(start, end)
     out: list[Span] = []
     i = 0
-    while i < len(spans):
+    while i < len(starts):
         last = _last_fitting(view, starts[i], ends, i, limit)
         if last < i:
             out.extend(cut_by_tokens(view, starts[i], ends[i], limit))

@@ -27,7 +27,7 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
 
 def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the previous chunk's shared tail starts (`span.end` if nothing is shared)."""
-    starts = [a for a, _ in view.words(span.start, span.end)]
+    starts, _ = view.words(span.start, span.end)
     low, high = 0, len(starts)  # find the first word start whose tail fits
     while low < high:
         middle = (low + high) // 2
@@ -44,7 +44,7 @@ def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
 
 def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the next chunk's shared head ends (`span.start` if nothing is shared)."""
-    ends = [b for _, b in view.words(span.start, span.end)]
+    _, ends = view.words(span.start, span.end)
     low, high = 0, len(ends)  # find how many word ends still fit
     while low < high:
         middle = (low + high + 1) // 2

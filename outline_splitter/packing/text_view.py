@@ -9,9 +9,10 @@ tokenizer pass over the rendered text, as source mode costs one over the source.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
-from outline_splitter.packing.view import word_spans
+from outline_splitter.packing.view import word_bounds
 from outline_splitter.tokens.base import SpanCounter
 
 
@@ -63,8 +64,8 @@ class RenderedView:
     def blank_side(self, start: int, end: int) -> int:
         return 0  # spans are trimmed to visible characters
 
-    def words(self, start: int, end: int) -> list[tuple[int, int]]:
-        return word_spans(self.source, start, end)  # a cut inside a tag is trimmed to text
+    def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
+        return word_bounds(self.source, start, end)  # a cut inside a tag is trimmed to text
 
     def reach(self, start: int, tokens: int) -> int | None:
         if self._reach is None:
