@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import FastTokenizer, OutlineTextSplitter
+from outline_splitter.registry import FORMATS
 from outline_splitter.tokens import (
     CallableTokenizer,
     HuggingFaceTokenizer,
@@ -187,29 +188,34 @@ _BREAKERS = st.sampled_from(
      "\r\n", "\u2028", "a1", "1a", "'ll", "'S", "x" * 40, " " * 20, "\n\n", "# ", "<p>", "&bogus;", "{", "}"]
 )
 _FUZZ_TEXT = st.lists(st.one_of(_BREAKERS, st.text(alphabet="ab Z.,\n1", max_size=6)), max_size=40).map("".join)
-_DOC_TYPES = ["text", "markdown", "html", "rst", "latex", "python", "go"]
+# every doc type, HTML in both output modes
+_MODES = [(fmt.name, output) for fmt in FORMATS for output in fmt.outputs]
 
 
 def _plain(encoding, text):
     return len(encoding.encode(text, disallowed_special=()))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(text=_FUZZ_TEXT, data=st.data())
-def test_counts_agree_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, text, data):
-    encoding = cl100k.encoding
+def test_token_index_agrees_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, text, data):
     index = cl100k.index(text)
-    for _ in range(6):
+    for _ in range(8):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))
-        assert index.count(start, end) == _plain(encoding, text[start:end])
-    doc_type = data.draw(st.sampled_from(_DOC_TYPES))
-    budget = data.draw(st.integers(1, 64))
-    for chunk in OutlineTextSplitter(doc_type=doc_type, chunk_size=budget).split(text):
-        plain = _plain(encoding, chunk.text)
-        assert chunk.token_count == plain
-        # below 4 tokens a single character may be over: the documented exception
-        assert plain <= budget or (budget < 4 and len(chunk.text) == 1), (doc_type, budget, chunk.text)
+        assert index.count(start, end) == _plain(cl100k.encoding, text[start:end])
+
+
+@pytest.mark.parametrize(("doc_type", "output"), _MODES)
+@settings(max_examples=25, deadline=None)
+@given(text=_FUZZ_TEXT, budgets=st.lists(st.integers(1, 64), min_size=1, max_size=3))
+def test_chunk_counts_agree_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, doc_type, output, text, budgets):
+    for budget in budgets:
+        for chunk in OutlineTextSplitter(doc_type=doc_type, chunk_size=budget, output=output).split(text):
+            plain = _plain(cl100k.encoding, chunk.text)
+            assert chunk.token_count == plain
+            # below 4 tokens a single character may be over: the documented exception
+            assert plain <= budget or (budget < 4 and len(chunk.text) == 1), (budget, chunk.text)
 
 
 def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
