@@ -184,8 +184,30 @@ def test_tokenizer_callables_that_give_no_count_are_a_value_error(function, caus
 # sequences, special-token text, CRLF and U+2028, digits against letters, contractions,
 # long runs of one character (issue 16).
 _BREAKERS = st.sampled_from(
-    ["\ud800", "\udfff", "\ud83d\ude00", "\ud800\udc00", "e\u0301", "\u0301", "👩\u200d💻", "<|endoftext|>",
-     "\r\n", "\u2028", "a1", "1a", "'ll", "'S", "x" * 40, " " * 20, "\n\n", "# ", "<p>", "&bogus;", "{", "}"]
+    [
+        "\ud800",
+        "\udfff",
+        "\ud83d\ude00",
+        "\ud800\udc00",
+        "e\u0301",
+        "\u0301",
+        "👩\u200d💻",
+        "<|endoftext|>",
+        "\r\n",
+        "\u2028",
+        "a1",
+        "1a",
+        "'ll",
+        "'S",
+        "x" * 40,
+        " " * 20,
+        "\n\n",
+        "# ",
+        "<p>",
+        "&bogus;",
+        "{",
+        "}",
+    ]
 )
 _FUZZ_TEXT = st.lists(st.one_of(_BREAKERS, st.text(alphabet="ab Z.,\n1", max_size=6)), max_size=40).map("".join)
 # every doc type, HTML in both output modes
@@ -228,3 +250,76 @@ def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
     tokenizer = resolve_tokenizer(hf)
     assert tokenizer.count("a a a a a") == 5 and tokenizer.count("a") == 1
     assert hf.truncation is not None and hf.padding is not None  # the user's object is untouched
+
+
+def _trained_word_piece(pre_tokenizer, normalizer):
+    """A small WordPiece tokenizer, trained here on the fuzzing alphabet and some prose."""
+    tokenizers = pytest.importorskip("tokenizers")
+    hf = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
+    hf.normalizer = normalizer(tokenizers.normalizers)
+    hf.pre_tokenizer = pre_tokenizer(tokenizers.pre_tokenizers)
+    trainer = tokenizers.trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]", "[CLS]", "[SEP]"])
+    corpus = ["The quick brown fox jumps over the lazy dog; it'll be 1234 a1 1a café naïve 日本語.", "xxxx {a} <p>"]
+    hf.train_from_iterator(corpus * 20, trainer=trainer)
+    return hf
+
+
+_INDEXED_PIPELINES = {
+    "bert": (lambda p: p.BertPreTokenizer(), lambda n: n.BertNormalizer()),
+    "whitespace+digits": (
+        lambda p: p.Sequence([p.WhitespaceSplit(), p.Punctuation(), p.Digits(individual_digits=True)]),
+        lambda n: n.Sequence([n.NFKC(), n.Lowercase()]),
+    ),
+    "whitespace": (lambda p: p.Whitespace(), lambda n: None),
+}
+_HF_TEXT = st.lists(
+    st.one_of(
+        _BREAKERS,
+        st.sampled_from(["[CLS]", "café", "日本", "fox", "\t", "\xa0", "\x1c", "\x85"]),
+        st.text(alphabet="ab Z.,\n1", max_size=6),
+    ),
+    max_size=40,
+).map("".join)
+
+
+def _hf_plain(hf, text):
+    return len(hf.encode(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"), add_special_tokens=False))
+
+
+@pytest.mark.parametrize("pipeline", sorted(_INDEXED_PIPELINES))
+@settings(max_examples=40, deadline=None)
+@given(text=_HF_TEXT, data=st.data())
+def test_hugging_face_index_counts_equal_plain_encodes(pipeline, text, data):
+    hf = _trained_word_piece(*_INDEXED_PIPELINES[pipeline])
+    tokenizer = HuggingFaceTokenizer(hf)
+    index = tokenizer.index(text)
+    assert index is not None
+    for _ in range(8):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert index.count(start, end) == _hf_plain(hf, text[start:end])
+    budget = data.draw(st.integers(1, 64))
+    doc_type, output = data.draw(st.sampled_from(_MODES))
+    for chunk in OutlineTextSplitter(doc_type=doc_type, chunk_size=budget, output=output, tokenizer=hf).split(text):
+        plain = _hf_plain(hf, chunk.text)
+        assert chunk.token_count == plain
+        assert plain <= budget or len(chunk.text) == 1, (doc_type, budget, chunk.text)
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        (lambda p: p.ByteLevel(), lambda n: None),  # a space joins the word after it
+        (lambda p: p.Metaspace(), lambda n: None),  # a span's start gets a "▁"
+        (lambda p: p.BertPreTokenizer(), lambda n: n.Replace("a b", "c")),  # a rewrite across white space
+        (lambda p: None, lambda n: None),  # no pieces at all
+    ],
+)
+def test_hugging_face_pipelines_not_known_to_split_at_white_space_are_counted_span_by_span(pipeline):
+    hf = _trained_word_piece(*pipeline)
+    tokenizer = HuggingFaceTokenizer(hf)
+    text = "a b  fox a b\n\nthe lazy dog " * 8
+    assert tokenizer.index(text) is None
+    assert isinstance(tokenizer.span_counter(text), FastTokenizer)
+    for chunk in OutlineTextSplitter(doc_type="text", chunk_size=7, tokenizer=hf).split(text):
+        assert chunk.token_count == _hf_plain(hf, chunk.text) <= 7
