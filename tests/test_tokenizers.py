@@ -323,3 +323,20 @@ def test_hugging_face_pipelines_not_known_to_split_at_white_space_are_counted_sp
     assert isinstance(tokenizer.span_counter(text), FastTokenizer)
     for chunk in OutlineTextSplitter(doc_type="text", chunk_size=7, tokenizer=hf).split(text):
         assert chunk.token_count == _hf_plain(hf, chunk.text) <= 7
+
+
+@pytest.mark.parametrize("chunk_size", [64, 1000])
+def test_a_callable_is_not_asked_to_count_the_growing_chunk_again_for_each_part(chunk_size):
+    seen = []
+
+    def words(text: str) -> int:
+        seen.append(len(text))
+        return len(text.split())
+
+    text = "x\n\n" * 3000
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=chunk_size, tokenizer=words).split(text)
+    assert [c.token_count for c in chunks] == [min(chunk_size, 3000 - i * chunk_size) for i in range(len(chunks))]
+    assert len(chunks) == -(-3000 // chunk_size)
+    # counting the open chunk once per paragraph would pass the callable 1500 times the
+    # text at 1000 tokens (each paragraph is also counted alone, which costs the text once)
+    assert sum(seen) < 30 * len(text)
