@@ -3,9 +3,9 @@ one encode (one call) of the same text with the same tokenizer.
 
     python -m benchmarks.hf_speed [--repeat 3] [--budgets 512 4096]
 
-The Hugging Face tokenizer is a BERT-style WordPiece (BERT's normalizer and
-pre-tokenizer, 8,000 pieces) trained here on the Markdown corpus, so nothing is
-downloaded. Inputs: every document of ../shared/corpora/markdown (as Markdown) and
+The Hugging Face tokenizers are a BERT-style WordPiece (BERT's normalizer and
+pre-tokenizer) and a GPT-2-style byte-level BPE, 8,000 pieces each, trained here on the
+Markdown corpus, so nothing is downloaded. Inputs: every document of ../shared/corpora/markdown (as Markdown) and
 `"x\\n\\n" * 13333` (as text), which issue 17 timed at 3.7 s (512) to 24 s (4096) when
 each greedy join re-encoded the open chunk. A split should cost a few encodes at most,
 whatever the budget. The callables (`len`, a word count) have no offsets to index: their
@@ -43,6 +43,18 @@ def train_word_piece(texts: list[str]) -> Any:
     return tokenizer
 
 
+def train_byte_level_bpe(texts: list[str]) -> Any:
+    """A GPT-2-style byte-level BPE tokenizer (a space before each word's piece) trained on `texts`."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=8000, special_tokens=["<|endoftext|>"], initial_alphabet=alphabet)
+    tokenizer.train_from_iterator(texts, trainer=trainer)
+    return tokenizer
+
+
 def row(
     name: str,
     floor: Callable[[str], object],
@@ -76,6 +88,12 @@ def main() -> None:
     print(f"| tokenizer  | input              | one encode{header} |")
     print("|---|---|---|" + "---|" * len(args.budgets))
     row("WordPiece", encode, word_piece, inputs, args.budgets, args.repeat)
+    byte_level = train_byte_level_bpe(markdown)
+
+    def encode_bytes(text: str) -> object:
+        return byte_level.encode(text, add_special_tokens=False)
+
+    row("byte BPE", encode_bytes, byte_level, inputs, args.budgets, args.repeat)
     row("word count", word_count, word_count, inputs, args.budgets, args.repeat)
     row("len", len, len, inputs, args.budgets, args.repeat)
 

@@ -252,13 +252,23 @@ def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
     assert hf.truncation is not None and hf.padding is not None  # the user's object is untouched
 
 
-def _trained_word_piece(pre_tokenizer, normalizer):
-    """A small WordPiece tokenizer, trained here on the fuzzing alphabet and some prose."""
+def _trained(pre_tokenizer, normalizer, byte_level=False):
+    """A small WordPiece tokenizer (a byte-level BPE one with `byte_level`, its
+    post-processor trimming offsets where `byte_level == "trim"`), trained here on
+    some prose and the fuzzing alphabet."""
     tokenizers = pytest.importorskip("tokenizers")
-    hf = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
+    specials = ["[UNK]", "[CLS]", "[SEP]"]
+    if byte_level:
+        hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+        alphabet = tokenizers.pre_tokenizers.ByteLevel.alphabet()
+        trainer = tokenizers.trainers.BpeTrainer(vocab_size=400, special_tokens=specials, initial_alphabet=alphabet)
+        if byte_level == "trim":
+            hf.post_processor = tokenizers.processors.ByteLevel(trim_offsets=True)
+    else:
+        hf = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
+        trainer = tokenizers.trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials)
     hf.normalizer = normalizer(tokenizers.normalizers)
     hf.pre_tokenizer = pre_tokenizer(tokenizers.pre_tokenizers)
-    trainer = tokenizers.trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]", "[CLS]", "[SEP]"])
     corpus = ["The quick brown fox jumps over the lazy dog; it'll be 1234 a1 1a café naïve 日本語.", "xxxx {a} <p>"]
     hf.train_from_iterator(corpus * 20, trainer=trainer)
     return hf
@@ -271,6 +281,8 @@ _INDEXED_PIPELINES = {
         lambda n: n.Sequence([n.NFKC(), n.Lowercase()]),
     ),
     "whitespace": (lambda p: p.Whitespace(), lambda n: None),
+    "byte-level": (lambda p: p.ByteLevel(add_prefix_space=False), lambda n: None, True),
+    "byte-level, prefix space, trimmed offsets": (lambda p: p.ByteLevel(), lambda n: n.NFC(), "trim"),
 }
 _HF_TEXT = st.lists(
     st.one_of(
@@ -290,7 +302,7 @@ def _hf_plain(hf, text):
 @settings(max_examples=40, deadline=None)
 @given(text=_HF_TEXT, data=st.data())
 def test_hugging_face_index_counts_equal_plain_encodes(pipeline, text, data):
-    hf = _trained_word_piece(*_INDEXED_PIPELINES[pipeline])
+    hf = _trained(*_INDEXED_PIPELINES[pipeline])
     tokenizer = HuggingFaceTokenizer(hf)
     index = tokenizer.index(text)
     assert index is not None
@@ -309,14 +321,14 @@ def test_hugging_face_index_counts_equal_plain_encodes(pipeline, text, data):
 @pytest.mark.parametrize(
     "pipeline",
     [
-        (lambda p: p.ByteLevel(), lambda n: None),  # a space joins the word after it
+        (lambda p: p.ByteLevel(use_regex=False), lambda n: None),  # no pieces
         (lambda p: p.Metaspace(), lambda n: None),  # a span's start gets a "▁"
         (lambda p: p.BertPreTokenizer(), lambda n: n.Replace("a b", "c")),  # a rewrite across white space
-        (lambda p: None, lambda n: None),  # no pieces at all
+        (lambda p: None, lambda n: None),  # no pre-tokenizer
     ],
 )
 def test_hugging_face_pipelines_not_known_to_split_at_white_space_are_counted_span_by_span(pipeline):
-    hf = _trained_word_piece(*pipeline)
+    hf = _trained(*pipeline)
     tokenizer = HuggingFaceTokenizer(hf)
     text = "a b  fox a b\n\nthe lazy dog " * 8
     assert tokenizer.index(text) is None

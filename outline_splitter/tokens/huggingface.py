@@ -2,10 +2,11 @@
 
 A chunk's count is `len(encode(text, add_special_tokens=False))` of its own text, the
 text repaired as tiktoken repairs surrogates (`sanitize.as_encoded`; the Rust side
-refuses a string holding one). Where the tokenizer's pipeline is one whose tokens of a
-span are the whole document's tokens between white space (`_splits_at_white_space`),
-spans are counted by a `TokenIndex` built from one encode of the document and its
-`offsets`, so a greedy join costs two short edge encodes, never an encode of the
+refuses a string holding one). Where the tokenizer's pipeline is known to give a span
+cut at certain positions the whole document's tokens there (`_sync_rule`: next to white
+space where the pieces never hold any, or before white space for GPT-2's byte-level
+pieces), spans are counted by a `TokenIndex` built from one encode of the document and
+its `offsets`, so a greedy join costs two short edge encodes, never an encode of the
 growing chunk; any other pipeline is counted span by span (`FastTokenizer`).
 """
 
@@ -21,7 +22,7 @@ from outline_splitter.tokens.fast import FastTokenizer
 from outline_splitter.tokens.index import TokenIndex
 from outline_splitter.tokens.positions import offsets_for
 from outline_splitter.tokens.sanitize import as_encoded
-from outline_splitter.tokens.sync import WHITESPACE
+from outline_splitter.tokens.sync import BYTE_LEVEL, PREFIXED_BYTE_LEVEL, WHITESPACE, SyncRule
 
 # Normalizers that map each character on its own (or, NF*, each run of combining marks
 # with its base, and no white space composes with what follows it): normalizing a span
@@ -50,24 +51,26 @@ def _pre_tokenizer_parts(config: dict[str, Any] | None) -> list[str]:
     return [config["type"]]
 
 
-def _splits_at_white_space(config: dict[str, Any]) -> bool:
-    """Whether a tokenizer (its `to_str()` as JSON) gives any span cut next to white
-    space the whole document's tokens there: a char-local normalizer, pre-tokenizers
-    that split at white space and drop it (one of them) and otherwise only split, a
-    model without randomness (BPE dropout), and added tokens that neither hold white
-    space nor strip it from their sides (so none matches across white space; the model
-    then works on each piece alone, whatever its type)."""
+def _sync_rule(config: dict[str, Any]) -> SyncRule | None:
+    """The sync points of a tokenizer (its `to_str()` as JSON), if its pipeline is known
+    to give any span cut at them the whole document's tokens there: a char-local
+    normalizer; pre-tokenizers that split at white space and drop it (one of them) and
+    otherwise only split (`WHITESPACE`), or GPT-2's byte-level one (`BYTE_LEVEL`); a model
+    without randomness (BPE dropout); and added tokens that neither hold white space nor
+    strip it from their sides, so that none matches across a sync point (the model then
+    works on each piece alone, whatever its type)."""
+    if not _normalizer_is_local(config.get("normalizer")) or (config.get("model") or {}).get("dropout"):
+        return None
+    for token in config.get("added_tokens") or []:
+        if token.get("lstrip") or token.get("rstrip") or any(c.isspace() for c in token["content"]):
+            return None
+    pre_tokenizer = config.get("pre_tokenizer") or {}
+    if pre_tokenizer.get("type") == "ByteLevel" and pre_tokenizer.get("use_regex", True):
+        return PREFIXED_BYTE_LEVEL if pre_tokenizer.get("add_prefix_space", True) else BYTE_LEVEL
     parts = _pre_tokenizer_parts(config.get("pre_tokenizer"))
-    return (
-        _normalizer_is_local(config.get("normalizer"))
-        and any(part in _WHITE_SPACE_SPLITTERS for part in parts)
-        and all(part in _FURTHER_SPLITTERS for part in parts)
-        and not (config.get("model") or {}).get("dropout")
-        and not any(
-            token.get("lstrip") or token.get("rstrip") or any(c.isspace() for c in token["content"])
-            for token in config.get("added_tokens") or []
-        )
-    )
+    if any(part in _WHITE_SPACE_SPLITTERS for part in parts) and all(part in _FURTHER_SPLITTERS for part in parts):
+        return WHITESPACE
+    return None
 
 
 class HuggingFaceTokenizer:
@@ -87,7 +90,12 @@ class HuggingFaceTokenizer:
         # the Rust tokenizer, which gives offsets (a `transformers` fast tokenizer wraps one)
         backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
         self._backend = backend if hasattr(backend, "to_str") else None
-        self._indexable = self._backend is not None and _splits_at_white_space(json.loads(self._backend.to_str()))
+        self._rule = None if self._backend is None else _sync_rule(json.loads(self._backend.to_str()))
+        if self._rule is not None and backend.post_processor is not None:
+            # without special tokens a post-processor changes only offsets (the byte-level
+            # one moves a token's start past its leading space): the index reads a copy's
+            self._backend = type(backend).from_str(backend.to_str())
+            self._backend.post_processor = None
 
     def encode(self, text: str) -> list[int]:
         encoded = self.tokenizer.encode(as_encoded(text), add_special_tokens=False)
@@ -102,18 +110,18 @@ class HuggingFaceTokenizer:
 
     def span_counter(self, text: str) -> SpanCounter:
         """A `TokenIndex` of `text` where the pipeline allows one, else a `FastTokenizer`."""
-        index = self.index(text) if self._indexable else None
+        index = self.index(text)
         return index if index is not None else FastTokenizer(self, text)
 
     def index(self, text: str) -> TokenIndex | None:
         """The `TokenIndex` of `text`, from one encode and its character offsets, for a
-        pipeline that splits at white space (None for another, or should the offsets
-        go back: the index searches them)."""
-        if self._backend is None or not self._indexable:
+        pipeline with known sync points (None for another, or should the offsets go
+        back: the index searches them)."""
+        if self._backend is None or self._rule is None:
             return None
         offsets = self._backend.encode(as_encoded(text), add_special_tokens=False).offsets
         bounds = np.array(offsets, dtype=np.int64).reshape(-1, 2)
         starts, ends = np.ascontiguousarray(bounds[:, 0]), np.ascontiguousarray(bounds[:, 1])
         if np.any(starts[1:] < starts[:-1]) or np.any(ends[1:] < ends[:-1]):
             return None
-        return TokenIndex(text, starts.data, ends.data, offsets_for(text, "char"), WHITESPACE, self.count)
+        return TokenIndex(text, starts.data, ends.data, offsets_for(text, "char"), self._rule, self.count)
