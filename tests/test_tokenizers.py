@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -251,6 +252,7 @@ def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
     assert hf.truncation is not None and hf.padding is not None  # the user's object is untouched
 
 
+@functools.cache
 def _trained(pre_tokenizer, normalizer, byte_level=False):
     """A small WordPiece tokenizer (a byte-level BPE one with `byte_level`, its
     post-processor trimming offsets where `byte_level == "trim"`), trained here on
