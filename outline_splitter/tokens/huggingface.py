@@ -56,10 +56,10 @@ def _sync_rule(config: dict[str, Any]) -> SyncRule | None:
     to give any span cut at them the whole document's tokens there: a char-local
     normalizer; pre-tokenizers that split at white space and drop it (one of them) and
     otherwise only split (`WHITESPACE`), or GPT-2's byte-level one (`BYTE_LEVEL`, or
-    `PREFIXED_BYTE_LEVEL` with `add_prefix_space`); a model
-    without randomness (BPE dropout); and added tokens that neither hold white space nor
-    strip it from their sides, so that none matches across a sync point (the model then
-    works on each piece alone, whatever its type)."""
+    `PREFIXED_BYTE_LEVEL` with `add_prefix_space`); a model without randomness (BPE
+    dropout); and added tokens that neither hold white space nor strip it from their
+    sides, so that none matches across a sync point (the model then works on each piece
+    alone, whatever its type)."""
     if not _normalizer_is_local(config.get("normalizer")) or (config.get("model") or {}).get("dropout"):
         return None
     for token in config.get("added_tokens") or []:
