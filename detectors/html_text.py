@@ -32,6 +32,7 @@ from array import array
 from bisect import bisect_left
 from functools import lru_cache
 from html import unescape
+from html.entities import html5
 
 from outline_splitter.detectors.html_scan import END, START, scan
 from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, PREFORMATTED
@@ -43,6 +44,24 @@ _FOLD = re.compile(r"[ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00]")
 # nothing: no-break and other Unicode spaces, zero-width characters.
 _BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
 _LINE_BREAKS = frozenset(BREAKS - HIDDEN)
+
+
+def _decoded_length(entity: str) -> int:
+    """How much of an `_ENTITY` match `html.unescape` decodes: all of a numeric or
+    known entity, the legacy name of `&notit;` (`&not`, the rest stays as written), none
+    of an unknown one such as `&bogus;`. What is not decoded is text like any other, with
+    each character its own source offset, so a budget can cut it (and no prefix of an
+    entity that decodes nothing decodes anything either: the cut halves read the same)."""
+    decoded = unescape(entity)
+    if decoded == entity:
+        return 0
+    if entity[1] == "#" or entity[1:] in html5:
+        return len(entity)
+    for length in range(3, len(entity)):
+        head = unescape(entity[:length])
+        if head != entity[:length] and head + entity[length:] == decoded:
+            return length
+    return len(entity)  # pragma: no cover - unescape decodes a name or a prefix of it
 
 
 def _fold(run: str) -> str:
@@ -104,14 +123,17 @@ class ExtractedText:
                 return
             cursor = 0
             for match in _ENTITY.finditer(segment):
-                a, b = match.span()
+                a = match.start()
+                length = _decoded_length(match.group())
+                if not length:
+                    continue
                 if a > cursor:
                     pieces.append(segment[cursor:a])
                     starts.extend(range(start + cursor, start + a))
-                decoded = unescape(match.group())
+                decoded = unescape(segment[a : a + length])
                 pieces.append(decoded)
                 starts.extend([start + a] * len(decoded))
-                cursor = b
+                cursor = a + length
             if cursor < len(segment):
                 pieces.append(segment[cursor:])
                 starts.extend(range(start + cursor, end))
@@ -171,13 +193,14 @@ class ExtractedText:
 
     def source_span(self, lo: int, hi: int) -> tuple[int, int]:
         """The source span of the text `[lo, hi)` (non-empty, visible at both ends): from
-        the first character's source to the end of the last one's (a whole entity)."""
+        the first character's source to the end of the last one's (the decoded part of
+        an entity)."""
         first = self.starts[lo]
         last = self.starts[hi - 1]
         if self.source.startswith("&", last):
             match = _ENTITY.match(self.source, last)
             if match is not None:
-                return first, match.end()
+                return first, last + max(_decoded_length(match.group()), 1)
         return first, last + 1
 
 

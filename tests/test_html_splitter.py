@@ -3,6 +3,8 @@ HTML and on every page of the HTML corpora, blocks kept whole, selectors, text r
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -155,6 +157,30 @@ def test_html_mode_never_cuts_inside_a_tag(cl100k):
                 assert not any(a < position < b for a, b in tag_spans), f"cut inside a tag at {position}"
             for shared in (chunk.start_overlap, chunk.end_overlap):
                 assert shared.count("<") == shared.count(">"), f"overlap {shared!r} holds part of a tag"
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 8])
+def test_text_mode_cuts_unknown_entities_like_other_text(cl100k, size):
+    # `&bogus;` is kept as written (5 tokens), `&notit;` reads as the legacy `&not` and
+    # a literal "it;": neither may be an atom a budget cannot cut (issue 16)
+    html = "<p>&bogus;</p><p>x&bogus;y &notit; &zzzzzzzzzzzzzzzzzzzzzzzzzz; &amp;lt;</p>"
+    chunks = OutlineTextSplitter(doc_type="html", chunk_size=size, output="text").split(html)
+    assert_text_chunks(html, chunks, cl100k, size)
+    assert "\n".join(c.text for c in chunks).replace("\n", "").replace(" ", "") == (
+        "&bogus;x&bogus;y¬it;&zzzzzzzzzzzzzzzzzzzzzzzzzz;&lt;"
+    )
+
+
+def test_text_mode_reads_entities_as_the_html_parser_does():
+    for html in ["&bogus;", "&notit;", "&amp;", "&ampx;", "&#65;&#x42", "&semi;", "&NotEqualTilde;x", "&zz"]:
+        assert extract_text(html) == unescape(html)
+        extracted = ExtractedText(html)  # what is left as written maps to itself, character by character
+        for lo in range(len(extracted.text)):
+            start, end = extracted.source_span(lo, lo + 1)
+            mapped = zip(extracted.text, extracted.starts, strict=True)
+            assert extract_text(html[start:end]) == "".join(c for c, at in mapped if start <= at < end), (html, lo)
+    assert list(ExtractedText("&bogus;").starts) == list(range(7))
+    assert list(ExtractedText("&notit;").starts) == [0, 4, 5, 6]
 
 
 def test_html_mode_chunks_are_slices_with_heading_paths():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import FastTokenizer, OutlineTextSplitter
+from outline_splitter.registry import FORMATS
 from outline_splitter.tokens import (
     CallableTokenizer,
     HuggingFaceTokenizer,
@@ -182,34 +184,60 @@ def test_tokenizer_callables_that_give_no_count_are_a_value_error(function, caus
 # What breaks tokenizers, weighted: surrogates single and paired, combining marks, ZWJ
 # sequences, special-token text, CRLF and U+2028, digits against letters, contractions,
 # long runs of one character (issue 16).
-_BREAKERS = st.sampled_from(
-    ["\ud800", "\udfff", "\ud83d\ude00", "\ud800\udc00", "e\u0301", "\u0301", "👩\u200d💻", "<|endoftext|>",
-     "\r\n", "\u2028", "a1", "1a", "'ll", "'S", "x" * 40, " " * 20, "\n\n", "# ", "<p>", "&bogus;", "{", "}"]
-)
+BREAKERS = [
+    "\ud800",
+    "\udfff",
+    "\ud83d\ude00",
+    "\ud800\udc00",
+    "e\u0301",
+    "\u0301",
+    "👩\u200d💻",
+    "<|endoftext|>",
+    "\r\n",
+    "\u2028",
+    "a1",
+    "1a",
+    "'ll",
+    "'S",
+    "x" * 40,
+    " " * 20,
+    "\n\n",
+    "# ",
+    "<p>",
+    "&bogus;",
+    "{",
+    "}",
+]
+_BREAKERS = st.sampled_from(BREAKERS)
 _FUZZ_TEXT = st.lists(st.one_of(_BREAKERS, st.text(alphabet="ab Z.,\n1", max_size=6)), max_size=40).map("".join)
-_DOC_TYPES = ["text", "markdown", "html", "rst", "latex", "python", "go"]
+# every doc type, HTML in both output modes
+_MODES = [(fmt.name, output) for fmt in FORMATS for output in fmt.outputs]
 
 
 def _plain(encoding, text):
     return len(encoding.encode(text, disallowed_special=()))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(text=_FUZZ_TEXT, data=st.data())
-def test_counts_agree_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, text, data):
-    encoding = cl100k.encoding
+def test_token_index_agrees_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, text, data):
     index = cl100k.index(text)
-    for _ in range(6):
+    for _ in range(8):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))
-        assert index.count(start, end) == _plain(encoding, text[start:end])
-    doc_type = data.draw(st.sampled_from(_DOC_TYPES))
-    budget = data.draw(st.integers(1, 64))
-    for chunk in OutlineTextSplitter(doc_type=doc_type, chunk_size=budget).split(text):
-        plain = _plain(encoding, chunk.text)
-        assert chunk.token_count == plain
-        # below 4 tokens a single character may be over: the documented exception
-        assert plain <= budget or (budget < 4 and len(chunk.text) == 1), (doc_type, budget, chunk.text)
+        assert index.count(start, end) == _plain(cl100k.encoding, text[start:end])
+
+
+@pytest.mark.parametrize(("doc_type", "output"), _MODES)
+@settings(max_examples=25, deadline=None)
+@given(text=_FUZZ_TEXT, budgets=st.lists(st.integers(1, 64), min_size=1, max_size=3))
+def test_chunk_counts_agree_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, doc_type, output, text, budgets):
+    for budget in budgets:
+        for chunk in OutlineTextSplitter(doc_type=doc_type, chunk_size=budget, output=output).split(text):
+            plain = _plain(cl100k.encoding, chunk.text)
+            assert chunk.token_count == plain
+            # below 4 tokens a single character may be over: the documented exception
+            assert plain <= budget or (budget < 4 and len(chunk.text) == 1), (budget, chunk.text)
 
 
 def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
@@ -222,3 +250,106 @@ def test_hugging_face_counts_ignore_the_tokenizers_truncation_and_padding():
     tokenizer = resolve_tokenizer(hf)
     assert tokenizer.count("a a a a a") == 5 and tokenizer.count("a") == 1
     assert hf.truncation is not None and hf.padding is not None  # the user's object is untouched
+
+
+@functools.cache
+def _trained(pre_tokenizer, normalizer, byte_level=False):
+    """A small WordPiece tokenizer (a byte-level BPE one with `byte_level`, its
+    post-processor trimming offsets where `byte_level == "trim"`), trained here on
+    some prose and the fuzzing alphabet."""
+    tokenizers = pytest.importorskip("tokenizers")
+    specials = ["[UNK]", "[CLS]", "[SEP]"]
+    if byte_level:
+        hf = tokenizers.Tokenizer(tokenizers.models.BPE())
+        alphabet = tokenizers.pre_tokenizers.ByteLevel.alphabet()
+        trainer = tokenizers.trainers.BpeTrainer(vocab_size=400, special_tokens=specials, initial_alphabet=alphabet)
+        if byte_level == "trim":
+            hf.post_processor = tokenizers.processors.ByteLevel(trim_offsets=True)
+    else:
+        hf = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
+        trainer = tokenizers.trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials)
+    hf.normalizer = normalizer(tokenizers.normalizers)
+    hf.pre_tokenizer = pre_tokenizer(tokenizers.pre_tokenizers)
+    corpus = ["The quick brown fox jumps over the lazy dog; it'll be 1234 a1 1a café naïve 日本語.", "xxxx {a} <p>"]
+    hf.train_from_iterator(corpus * 20, trainer=trainer)
+    return hf
+
+
+_INDEXED_PIPELINES = {
+    "bert": (lambda p: p.BertPreTokenizer(), lambda n: n.BertNormalizer()),
+    "whitespace+digits": (
+        lambda p: p.Sequence([p.WhitespaceSplit(), p.Punctuation(), p.Digits(individual_digits=True)]),
+        lambda n: n.Sequence([n.NFKC(), n.Lowercase()]),
+    ),
+    "whitespace": (lambda p: p.Whitespace(), lambda n: None),
+    "byte-level": (lambda p: p.ByteLevel(add_prefix_space=False), lambda n: None, True),
+    "byte-level, prefix space, trimmed offsets": (lambda p: p.ByteLevel(), lambda n: n.NFC(), "trim"),
+}
+_HF_TEXT = st.lists(
+    st.one_of(
+        _BREAKERS,
+        st.sampled_from(["[CLS]", "café", "日本", "fox", "\t", "\xa0", "\x1c", "\x85"]),
+        st.text(alphabet="ab Z.,\n1", max_size=6),
+    ),
+    max_size=40,
+).map("".join)
+
+
+def _hf_plain(hf, text):
+    return len(hf.encode(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"), add_special_tokens=False))
+
+
+@pytest.mark.parametrize("pipeline", sorted(_INDEXED_PIPELINES))
+@settings(max_examples=40, deadline=None)
+@given(text=_HF_TEXT, data=st.data())
+def test_hugging_face_index_counts_equal_plain_encodes(pipeline, text, data):
+    hf = _trained(*_INDEXED_PIPELINES[pipeline])
+    tokenizer = HuggingFaceTokenizer(hf)
+    index = tokenizer.index(text)
+    assert index is not None
+    for _ in range(8):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert index.count(start, end) == _hf_plain(hf, text[start:end])
+    budget = data.draw(st.integers(1, 64))
+    doc_type, output = data.draw(st.sampled_from(_MODES))
+    for chunk in OutlineTextSplitter(doc_type=doc_type, chunk_size=budget, output=output, tokenizer=hf).split(text):
+        plain = _hf_plain(hf, chunk.text)
+        assert chunk.token_count == plain
+        assert plain <= budget or len(chunk.text) == 1, (doc_type, budget, chunk.text)
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        (lambda p: p.ByteLevel(use_regex=False), lambda n: None),  # no pieces
+        (lambda p: p.Metaspace(), lambda n: None),  # a span's start gets a "▁"
+        (lambda p: p.BertPreTokenizer(), lambda n: n.Replace("a b", "c")),  # a rewrite across white space
+        (lambda p: None, lambda n: None),  # no pre-tokenizer
+    ],
+)
+def test_hugging_face_pipelines_not_known_to_split_at_white_space_are_counted_span_by_span(pipeline):
+    hf = _trained(*pipeline)
+    tokenizer = HuggingFaceTokenizer(hf)
+    text = "a b  fox a b\n\nthe lazy dog " * 8
+    assert tokenizer.index(text) is None
+    assert isinstance(tokenizer.span_counter(text), FastTokenizer)
+    for chunk in OutlineTextSplitter(doc_type="text", chunk_size=7, tokenizer=hf).split(text):
+        assert chunk.token_count == _hf_plain(hf, chunk.text) <= 7
+
+
+@pytest.mark.parametrize("chunk_size", [64, 1000])
+def test_a_callable_is_not_asked_to_count_the_growing_chunk_again_for_each_part(chunk_size):
+    seen = []
+
+    def words(text: str) -> int:
+        seen.append(len(text))
+        return len(text.split())
+
+    text = "x\n\n" * 3000
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=chunk_size, tokenizer=words).split(text)
+    assert [c.token_count for c in chunks] == [min(chunk_size, 3000 - i * chunk_size) for i in range(len(chunks))]
+    assert len(chunks) == -(-3000 // chunk_size)
+    # counting the open chunk once per paragraph would pass the callable 1500 times the
+    # text at 1000 tokens (each paragraph is also counted alone, which costs the text once)
+    assert sum(seen) < 30 * len(text)

@@ -52,13 +52,55 @@ class _GreedyPacker:
         self.chunk_size = chunk_size
         self.packed: list[PackedSpan] = []
         self.cut = False  # omitted text since the last span closed
+        self.pending: list[Atom | Cut | None] = []
+        # without a close estimate, asking for each atom whether the open chunk still
+        # fits would count the growing chunk again and again (quadratic in the chunk
+        # size): the furthest end that fits from a start is found once, by galloping
+        self.estimates = view.reach(0, 0) is not None
+        self.known = (-1, -1, -1)  # (start, an end that fits, an end that does not)
 
     def fits(self, start: int, end: int) -> bool:
-        return fits_within(self.view, start, end, self.chunk_size)
+        if self.estimates:
+            return fits_within(self.view, start, end, self.chunk_size)
+        known_start, fitting, over = self.known
+        if start != known_start or not (end <= fitting or end >= over >= 0):
+            self.known = (start, *self.furthest_fit(start, end))
+        return end <= self.known[1]
+
+    def furthest_fit(self, start: int, end: int) -> tuple[int, int]:
+        """From `start`, over `end` and the ends of the atoms pending after it (up to a
+        cut or a barrier), the furthest end that fits (-1 if `end` does not) and the
+        next one, which does not (-1 if none is known): by galloping, then bisecting,
+        so a chunk of k atoms costs O(log k) counts, not k."""
+        pending = self.pending
+
+        def end_at(i: int) -> int | None:  # the end of the i-th atom from `end` on
+            if i == 0:
+                return end
+            atom = pending[-i] if i <= len(pending) else BARRIER
+            return atom.end if isinstance(atom, Atom) else None
+
+        def fits_to(i: int) -> bool:
+            at = end_at(i)
+            return at is not None and fits_within(self.view, start, at, self.chunk_size)
+
+        if not fits_to(0):
+            return -1, end
+        low, high, step = 0, -1, 1  # end_at(low) fits; end_at(high) does not
+        while high < 0:
+            if fits_to(low + step):
+                low, step = low + step, step * 2
+            else:
+                high = low + step
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if fits_to(middle) else (low, middle)
+        fitting, over = end_at(low), end_at(high)
+        return end if fitting is None else fitting, -1 if over is None else over
 
     def pack(self, atoms: list[Atom | Cut | None]) -> list[PackedSpan]:
         current: list[Atom] = []
-        pending = list(reversed(atoms))
+        pending = self.pending = list(reversed(atoms))
         while pending:
             atom = pending.pop()
             if isinstance(atom, Cut):

@@ -10,7 +10,8 @@ from typing import Any
 
 from outline_splitter.tokens.base import EncodingTokenizer, SpanCounter, Tokenizer
 from outline_splitter.tokens.fast import FastTokenizer
-from outline_splitter.tokens.other import CallableTokenizer, CharacterCounter, HuggingFaceTokenizer
+from outline_splitter.tokens.huggingface import HuggingFaceTokenizer
+from outline_splitter.tokens.other import CallableTokenizer, CharacterCounter
 from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer, load_encoding
 
 __all__ = [

@@ -66,17 +66,41 @@ CL100K = SyncRule(
 )
 
 
-def _is_split_space(char: str) -> bool:
-    # White space by both Python and Rust (`char::is_whitespace`, which Hugging Face
-    # splits on): Python alone counts the separators U+001C to U+001F.
-    return char.isspace() and not "\x1c" <= char <= "\x1f"
+# White space by Python, by Rust (`char::is_whitespace`, which Hugging Face splits on) and
+# by BERT's normalizer, which deletes control characters: the tab, line ends, the space and
+# the Unicode space and separator characters, not the controls U+000B, U+000C, U+001C to
+# U+001F (Python alone counts these four as white space) and U+0085.
+_SPLIT_SPACES = frozenset(
+    "\t\n\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_SPLIT_SPACE_CLASS = "[" + "".join(sorted(_SPLIT_SPACES)) + "]"
 
 
 def _whitespace_is_sync(text: str, pos: int) -> bool:
-    return _is_split_space(text[pos - 1]) or _is_split_space(text[pos])
+    return text[pos - 1] in _SPLIT_SPACES or text[pos] in _SPLIT_SPACES
 
 
 # Pre-tokenizers that drop white space and split at it (BERT's, `Whitespace`,
 # `WhitespaceSplit`, with char-local normalizers, see `huggingface.py`): every position
 # next to white space is a boundary, since a piece never holds white space.
-WHITESPACE = SyncRule(_whitespace_is_sync, re.compile(r"(?<=[^\S\x1c-\x1f])|(?=[^\S\x1c-\x1f])"))
+WHITESPACE = SyncRule(_whitespace_is_sync, re.compile(f"(?<={_SPLIT_SPACE_CLASS})|(?={_SPLIT_SPACE_CLASS})"))
+
+
+def _byte_level_is_sync(text: str, pos: int) -> bool:
+    return text[pos] in _SPLIT_SPACES and not text[pos - 1].isspace()
+
+
+# GPT-2's byte-level pre-tokenizer (`ByteLevel` with its regular expression): where white
+# space follows a character that is no white space by any reckoning. No piece but a
+# white-space run holds white space, and one only at its start (`" word"`), so the pieces
+# before end there in every scan, and a scan from there sees what the document's does.
+BYTE_LEVEL = SyncRule(_byte_level_is_sync, re.compile(f"(?<=\\S)(?={_SPLIT_SPACE_CLASS})"))
+
+
+def _prefixed_byte_level_is_sync(text: str, pos: int) -> bool:
+    return text[pos] == " " and not text[pos - 1].isspace()
+
+
+# The same with `add_prefix_space`, which puts a space before a string that does not
+# start with one (a line break or a tab is no space to it): only a space is a sync point.
+PREFIXED_BYTE_LEVEL = SyncRule(_prefixed_byte_level_is_sync, re.compile(r"(?<=\S)(?= )"))
