@@ -8,14 +8,20 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: demo test lint bench bench-scale snapshots
 
+EXTRAS := dev,langchain,llama-index,ray
+# A download cut short (seen as a hash mismatch) fails one attempt, so up to three are made.
+PIP_INSTALL = for attempt in 1 2 3; do \
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '$(1)' && break; \
+	test $$attempt -lt 3 || exit 1; echo "pip install failed; trying again"; done
+
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,langchain,llama-index,ray]'
+	@$(call PIP_INSTALL,.[$(EXTRAS)])
 	@touch $(STAMP)
 
 # The benchmark's peers are an extra: only `make bench` installs them.
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,langchain,llama-index,ray,bench]'
+	@$(call PIP_INSTALL,.[$(EXTRAS),bench])
 	@touch $(BENCH_STAMP)
 
 demo: $(STAMP)
