@@ -26,11 +26,11 @@ class Ancestry:
         self.node = node
         self.parent = parent
         traits = node.traits
-        self.sealed = Trait.NEVER_BREAK in traits or (parent is not None and parent.sealed)
+        self.sealed: bool = Trait.NEVER_BREAK in traits or (parent is not None and parent.sealed)
         above_section = parent.section if parent is not None else None
-        self.section = self if Trait.SECTION in traits else above_section
+        self.section: Ancestry | None = self if Trait.SECTION in traits else above_section
         above_verbatim = parent.verbatim if parent is not None else None
-        self.verbatim = self if Trait.VERBATIM in traits else above_verbatim
+        self.verbatim: Ancestry | None = self if Trait.VERBATIM in traits else above_verbatim
 
     def verbatim_nodes(self) -> Iterator[Node]:
         """The `VERBATIM` nodes of the chain, innermost first."""
