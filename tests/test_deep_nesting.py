@@ -4,7 +4,9 @@ anywhere in pass one, pass two, the models or the command line)."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from outline_splitter.nodes import Node
 from tests.invariants import assert_same_output, assert_source_chunks, assert_text_chunks
 
 DEEP = 50_000
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _rust_ifs(depth: int) -> str:
@@ -139,3 +142,19 @@ def test_to_node_and_from_node_round_trip_deep_trees() -> None:
     back = outline.to_node()
     assert len(back.walk()) == MAX_OUTLINE_DEPTH + 1
     assert OutlineNode.from_node(back) == outline
+
+
+def test_the_command_line_splits_and_outlines_a_deep_file(tmp_path: Path) -> None:
+    page = tmp_path / "deep.html"
+    page.write_text("<div>" * 20_000 + "x", encoding="utf-8")
+    for command in (["outline", page], ["split", page, "--chunk-size", "64"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "outline_splitter", *map(str, command)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "RecursionError" not in done.stderr
+    assert done.stdout.count("\n") > 100  # one JSON record a chunk
