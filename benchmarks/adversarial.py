@@ -5,7 +5,8 @@ most 2.5 up to 1 MB.
     python -m benchmarks.adversarial [--max-bytes 1048576] [--case NAME ...]
 
 Each case is a pattern repeated to the size and one function run over it: the HTML
-scanner alone (where backtracking would live) or a whole split.
+scanner alone (where backtracking would live) or a whole split (the deep-nesting cases:
+doubling the size doubles the depth).
 """
 
 from __future__ import annotations
@@ -18,24 +19,40 @@ from dataclasses import dataclass
 
 from benchmarks.timing import cpu_seconds
 from detectors.html_scan import scan
+from outline_splitter import OutlineTextSplitter
 
 
 @dataclass(frozen=True)
 class Case:
-    """`unit` repeated to the size, wrapped by `head` and `tail`, fed to `run`."""
+    """`unit` repeated to the size (then `close` as many times, to close what it
+    opened), wrapped by `head` and `tail`, fed to `run`."""
 
     name: str
     unit: str
     run: Callable[[str], object]
     head: str = ""
     tail: str = ""
+    close: str = ""
 
     def text(self, size: int) -> str:
-        return self.head + self.unit * max(1, size // len(self.unit)) + self.tail
+        count = max(1, size // (len(self.unit) + len(self.close)))
+        return self.head + self.unit * count + self.close * count + self.tail
 
 
 def _scan_all(text: str) -> object:
     return sum(1 for _ in scan(text))
+
+
+@functools.cache
+def _splitter(doc_type: str) -> OutlineTextSplitter:
+    return OutlineTextSplitter(doc_type=doc_type, chunk_size=64)
+
+
+def _split(doc_type: str) -> Callable[[str], object]:
+    def run(text: str) -> object:
+        return len(_splitter(doc_type).split(text))
+
+    return run
 
 
 CASES = (
@@ -51,6 +68,16 @@ CASES = (
     Case("scan script '</scrip'", "</scrip", _scan_all, head="<script>"),
     Case("scan script '</script'", "</script", _scan_all, head="<script>"),
     Case("scan textarea '</textarea '", "</textarea ", _scan_all, head="<textarea>"),
+    Case("split html nested '<div>'", "<div>", _split("html"), tail="x"),
+    Case("split html '<p><b><i><table><tr><td>'", "<p><b><i><table><tr><td>", _split("html")),
+    Case("split html closed '<div>x'", "<div>x ", _split("html"), close="</div>"),
+    Case("split markdown '- ' markers", "- ", _split("markdown"), tail="x\n"),
+    Case("split markdown '>' quotes", ">", _split("markdown"), tail=" x\n"),
+    Case("split go '{'", "{", _split("go"), head="package a\nfunc f() ", close="}"),
+    Case("split javascript '{'", "{", _split("javascript")),
+    Case("split rust nested if", "if a {\n", _split("rust"), head="fn main() {\n", close="}\n", tail="}\n"),
+    Case("split php '{'", "{", _split("php"), head="<?php\n", close="}"),
+    Case("split c '{'", "{", _split("c"), head="int f(){", close="}", tail="}"),
 )
 
 

@@ -239,12 +239,11 @@ def outline_tree(outline: OutlineNode, text: str, width: int) -> Any:
             parts.append(f"[dim]{escape(repr(snippet[:width]) + ('...' if len(snippet) > width else ''))}[/dim]")
         return " ".join(parts)
 
-    def add(branch: Tree, node: OutlineNode) -> None:
-        for child in node.children:
-            add(branch.add(label(child)), child)
-
     tree = Tree(label(outline))
-    add(tree, outline)
+    stack = [(tree, outline)]
+    while stack:
+        branch, node = stack.pop()
+        stack.extend((branch.add(label(child)), child) for child in node.children)
     return tree
 
 

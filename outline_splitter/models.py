@@ -8,6 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from outline_splitter.nodes import Label, Node, Trait
 
+MAX_OUTLINE_DEPTH = 96
+"""How many levels below its root an `OutlineNode` tree goes. A node at this depth has
+no children: its descendants are flattened into it (its offsets, and so their text,
+are kept). Pydantic refuses JSON nested past 200 levels (an `OutlineNode` level is two:
+the object and its `children` list), so a deeper tree could be dumped but not read
+back; the packer itself works on the detector's `Node` tree, at any depth."""
+
 
 class OutlineNode(BaseModel):
     """A node of a document's outline, with exact half-open character offsets.
@@ -16,7 +23,8 @@ class OutlineNode(BaseModel):
     overlap and lie inside their parent. `meta` holds the node's label (`title`,
     `level`, `id`, `symbol`, ...) and its format's own keys; `traits` names how the
     packer treats it (`Trait` members, e.g. `["LEADS", "TITLE"]`). `str(node)` prints the tree as an indented
-    outline, one node a line, for debugging.
+    outline, one node a line, for debugging. The tree goes at most `MAX_OUTLINE_DEPTH`
+    levels deep (deeper levels are flattened into their ancestor at that depth).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -44,32 +52,58 @@ class OutlineNode(BaseModel):
 
     @classmethod
     def from_node(cls, node: Node) -> OutlineNode:
-        """Convert a detector's `Node` tree into validated `OutlineNode`s."""
+        """Convert a detector's `Node` tree into validated `OutlineNode`s, flattened below
+        `MAX_OUTLINE_DEPTH` (built bottom-up from a pre-order list: no recursion)."""
+        order: list[tuple[Node, int]] = []  # each node (before its descendants) and its parent's index
+        stack: list[tuple[Node, int, int]] = [(node, 0, -1)]
+        while stack:
+            current, depth, parent = stack.pop()
+            if depth < MAX_OUTLINE_DEPTH:
+                stack.extend((child, depth + 1, len(order)) for child in reversed(current.children))
+            order.append((current, parent))
+        children: list[list[OutlineNode]] = [[] for _ in order]  # filled last child first
+        for index in range(len(order) - 1, 0, -1):
+            current, parent = order[index]
+            children[parent].append(cls._one(current, children[index][::-1]))
+        return cls._one(node, children[0][::-1])
+
+    @classmethod
+    def _one(cls, node: Node, children: list[OutlineNode]) -> OutlineNode:
         return cls(
             kind=node.kind,
             start=node.start,
             end=node.end,
-            children=[cls.from_node(child) for child in node.children],
+            children=children,
             meta=node.public_meta(),
             traits=[trait.name for trait in Trait if trait.value and trait in node.traits and trait.name],
         )
 
     def to_node(self) -> Node:
         """The plain `Node` tree the packer works on."""
+        root = self._plain()
+        stack = [(self, root)]
+        while stack:
+            model, node = stack.pop()
+            node.children = [child._plain() for child in model.children]
+            stack.extend(zip(model.children, node.children))
+        return root
+
+    def _plain(self) -> Node:
+        """This node alone as a `Node` (its children are set by `to_node`)."""
         label, meta = Label.from_meta(self.meta)
         traits = Trait.NONE
         for name in self.traits:
             if name not in Trait.__members__:
                 raise ValueError(f"trait {name!r} of node {self.kind!r} is not one of {', '.join(Trait.__members__)}")
             traits |= Trait[name]
-        children = [c.to_node() for c in self.children]
-        return Node(self.kind, self.start, self.end, children, meta, traits=traits, label=label)
+        return Node(self.kind, self.start, self.end, None, meta, traits=traits, label=label)
 
     def render(self, source: str | None = None, width: int = 60) -> str:
         """The tree as an indented outline; with `source`, each line shows the node's text."""
         lines: list[str] = []
-
-        def visit(node: OutlineNode, depth: int) -> None:
+        stack: list[tuple[OutlineNode, int]] = [(self, 0)]
+        while stack:
+            node, depth = stack.pop()
             label = node.meta.get("title") or node.meta.get("symbol") or node.meta.get("language") or ""
             line = f"{'  ' * depth}{node.kind} [{node.start}, {node.end})"
             if label:
@@ -78,10 +112,7 @@ class OutlineNode(BaseModel):
                 snippet = " ".join(source[node.start : node.end].split())
                 line += f": {snippet[:width]!r}"
             lines.append(line)
-            for child in node.children:
-                visit(child, depth + 1)
-
-        visit(self, 0)
+            stack.extend((child, depth + 1) for child in reversed(node.children))
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -139,12 +139,17 @@ class CodeOutline:
     # -- members of a block ---------------------------------------------------------
 
     def _members(self, body: SyntaxNode) -> list[SyntaxNode]:
-        """The named children of a body, with nested bodies flattened."""
+        """The named children of a body, with nested bodies flattened (an explicit
+        stack: `{` nested 500 deep is a body in a body 500 times)."""
         members: list[SyntaxNode] = []
         bodies = self.language.bodies
-        for child in body.named_children:
-            if child.type in bodies:
-                members.extend(self._members(child))
+        stack = [iter(body.named_children)]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+            elif child.type in bodies:
+                stack.append(iter(child.named_children))
             else:
                 members.append(child)
         return members

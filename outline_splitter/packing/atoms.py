@@ -28,6 +28,7 @@ The walk keeps its own stack: the outline's depth is the input's to choose.
 from __future__ import annotations
 
 from outline_splitter.nodes import GAP, GROUP, Node, Trait
+from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.view import ChunkView, fits
 
@@ -48,8 +49,8 @@ CUT = Cut()
 
 class Atom:
     """A span the packer never cuts. `node` is the node it is (or, with `piece`, a part
-    of); `ancestors` are the nodes above it, root first. `leading` atoms (headings,
-    comments) are glued to what follows them."""
+    of); `ancestors` is the chain of nodes above it (`None` for the root). `leading`
+    atoms (headings, comments) are glued to what follows them."""
 
     __slots__ = ("start", "end", "node", "ancestors", "piece", "leading", "limit")
 
@@ -58,7 +59,7 @@ class Atom:
         start: int,
         end: int,
         node: Node,
-        ancestors: tuple[Node, ...],
+        ancestors: Ancestry | None,
         piece: bool = False,
         limit: int = 0,
     ) -> None:
@@ -86,8 +87,8 @@ class SeparatorGroup(Node):
         super().__init__(GROUP, members[0].start, members[-1].end, members, traits=traits)
 
 
-# A visit: the node, its span (within its parent's), and its ancestors, root first.
-_Visit = tuple[Node, int, int, tuple[Node, ...]]
+# A visit: the node, its span (within its parent's), and the chain of its ancestors.
+_Visit = tuple[Node, int, int, Ancestry | None]
 # The end of a broken SELF_CONTAINED node's parts, on the walk's stack.
 _END_OF_SELF_CONTAINED = None
 
@@ -102,7 +103,7 @@ class _AtomCollector:
         self.atoms: list[Atom | Cut | None] = []
 
     def collect(self, root: Node) -> list[Atom | Cut | None]:
-        stack: list[_Visit | Cut | None] = [(root, root.start, root.end, ())]
+        stack: list[_Visit | Cut | None] = [(root, root.start, root.end, None)]
         while stack:
             visit = stack.pop()
             if visit is _END_OF_SELF_CONTAINED:
@@ -123,13 +124,13 @@ class _AtomCollector:
         elif self.atoms and self.atoms[-1] is not CUT:
             self.atoms.append(CUT)
 
-    def visit(self, node: Node, start: int, end: int, ancestors: tuple[Node, ...]) -> list[_Visit | Cut | None]:
+    def visit(self, node: Node, start: int, end: int, ancestors: Ancestry | None) -> list[_Visit | Cut | None]:
         """Make the atom of a node that fits, or the pieces of a leaf that does not;
         return the visits of a broken node's parts, in document order."""
         traits = node.traits
         if Trait.OMITTED in traits:
             self.cut()
-            inner = (*ancestors, node)
+            inner = Ancestry(node, ancestors)
             return [*((child, child.start, child.end, inner) for child in node.expanded_children()), CUT]
         start, end = self.view.trim(start, end)
         if start >= end:
@@ -146,9 +147,8 @@ class _AtomCollector:
             for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
                 self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=self.chunk_size))
             return []
-        regroup = not isinstance(node, SeparatorGroup) and not any(
-            Trait.NEVER_BREAK in n.traits for n in (*ancestors, node)
-        )
+        sealed = Trait.NEVER_BREAK in traits or (ancestors is not None and ancestors.sealed)
+        regroup = not sealed and not isinstance(node, SeparatorGroup)
         visits: list[_Visit | Cut | None] = []
         visits += self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
         if Trait.SELF_CONTAINED in traits:
@@ -156,11 +156,11 @@ class _AtomCollector:
         return visits
 
     def parts(
-        self, node: Node, children: list[Node], start: int, end: int, ancestors: tuple[Node, ...]
+        self, node: Node, children: list[Node], start: int, end: int, ancestors: Ancestry | None
     ) -> list[_Visit | None]:
         """The visits of a broken node's children and of the text a detector left
         between them (a leaf of its own, cut at lines first if its parent's lines matter)."""
-        inner = (*ancestors, node)
+        inner = Ancestry(node, ancestors)
         gap_traits = Trait.LINES if Trait.LINES in node.traits else Trait.NONE
         visits: list[_Visit | None] = []
         cursor = start

@@ -7,6 +7,7 @@ from bisect import bisect_right
 from typing import Any
 
 from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.greedy import PackedSpan
 
 
@@ -48,6 +49,22 @@ class _Paths:
             if label.symbol is not None:
                 self.symbols.append(label.symbol)
 
+    def below(self, node: Node) -> _Paths:
+        """These paths with `node`'s label added, as an ancestor of a chunk (this object
+        itself when the label adds nothing, so a deep chain of unlabelled nodes shares it)."""
+        label = node.label
+        if label is None:
+            return self
+        titled = Trait.SECTION in node.traits and label.title is not None
+        named = label.id is not None or (label.part is not None and bool(self.ids))
+        if not (titled or named or label.symbol is not None or label.context is not None):
+            return self
+        paths = self.copy()
+        paths.extend((node,), 1)
+        if label.context is not None:
+            paths.contexts = [*self.contexts, (node.start, label.context)]
+        return paths
+
 
 def chunk_id(document_id: str, section_path: tuple[str, ...], text: str, ordinal: int, prefix: str = "") -> str:
     """A content-addressed id: a hash of the document's id, the section path and the
@@ -83,23 +100,26 @@ def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
 
 class ChunkMetadata:
     """The metadata of one document's chunks. The chunks of a broken node share its
-    chain of ancestors, so what that chain says is read once."""
+    chain of ancestors, so what each link of that chain says is read once."""
 
     def __init__(self, root: Node, document_id: str = "", id_prefix: str = "") -> None:
         self._root_kind = root.kind
-        self._by_ancestors: dict[int, tuple[tuple[Node, ...], _Paths]] = {}
+        self._by_link: dict[Ancestry, _Paths] = {}  # by identity: a link is its own key
         self._document_id = document_id
         self._id_prefix = id_prefix
         self._seen: dict[tuple[tuple[str, ...], str], int] = {}  # (section path, text) -> chunks so far
 
-    def _ancestor_paths(self, ancestors: tuple[Node, ...]) -> _Paths:
-        known = self._by_ancestors.get(id(ancestors))
-        if known is not None and known[0] is ancestors:
-            return known[1]
-        paths = _Paths()
-        paths.extend(ancestors, len(ancestors))
-        paths.contexts = [(n.start, n.label.context) for n in ancestors if n.label and n.label.context is not None]
-        self._by_ancestors[id(ancestors)] = (ancestors, paths)  # the tuple is kept, so its id stays its own
+    def _ancestor_paths(self, ancestors: Ancestry | None) -> _Paths:
+        """What the chain says, read on from its innermost link already read."""
+        known = self._by_link
+        unread: list[Ancestry] = []
+        link = ancestors
+        while link is not None and link not in known:
+            unread.append(link)
+            link = link.parent
+        paths = known[link] if link is not None else _Paths()
+        for link in reversed(unread):
+            paths = known[link] = paths.below(link.node)
         return paths
 
     def _id(self, paths: _Paths, text: str) -> str:
@@ -116,7 +136,7 @@ class ChunkMetadata:
         that contain its first character, including one whose heading opens the chunk."""
         first = span.atoms[min(span.lead, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
-        before_last = tail[-2] if len(tail) > 1 else (first.ancestors[-1] if first.ancestors else None)
+        before_last = tail[-2] if len(tail) > 1 else (first.ancestors.node if first.ancestors is not None else None)
         if Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits:
             tail = tail[:-1]  # a heading speaks for its section
         paths = self._ancestor_paths(first.ancestors).copy()

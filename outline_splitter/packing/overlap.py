@@ -16,7 +16,8 @@ from outline_splitter.packing.view import ChunkView
 def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
     blocks = []
     for atom in span.atoms:
-        for node in (*atom.ancestors, atom.node):
+        above = list(atom.ancestors.verbatim_nodes()) if atom.ancestors is not None else []
+        for node in (*reversed(above), atom.node):  # outermost first, as the text reads
             if Trait.VERBATIM in node.traits and node.end > span.start and node.start < span.end:
                 blocks.append((max(node.start, span.start), min(node.end, span.end)))
         blocks.extend(

@@ -14,10 +14,10 @@ from outline_splitter.packing.view import ChunkView, fits
 
 def _section_of(span: PackedSpan) -> Node | None:
     atom = span.atoms[0]
-    for node in reversed((*atom.ancestors, atom.node)):
-        if Trait.SECTION in node.traits:
-            return node
-    return None
+    if Trait.SECTION in atom.node.traits:
+        return atom.node
+    section = atom.ancestors.section if atom.ancestors is not None else None
+    return section.node if section is not None else None
 
 
 def _joined(view: ChunkView, first: PackedSpan, second: PackedSpan, chunk_size: int) -> PackedSpan | None:
