@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from outline_splitter.documents import D, Document, check_chunk_header, check_document, documents_of, parts_of
+from outline_splitter.hierarchy import MIN_PARENT_BUDGET, build_hierarchy
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
@@ -51,6 +52,11 @@ class OutlineTextSplitter:
         include: CSS selectors (HTML) of the elements to keep instead of the main
             content found by `"main"` (with `"all"`: instead of the whole page).
         exclude: CSS selectors (HTML) of elements to leave out, with either `content`.
+        hierarchy: also yield a parent chunk for each section too large for one chunk:
+            its heading, its opening text and one reference line per part broken out
+            (`metadata["role"]` `"parent"`, leaves `"leaf"`; `subsections`, `parent_id`;
+            see `outline_splitter.hierarchy` and docs/retrieval.md). A parent's text is
+            not a slice of the source. Needs `chunk_size >= 64`.
     """
 
     def __init__(
@@ -68,8 +74,16 @@ class OutlineTextSplitter:
         content: str = "all",
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
+        hierarchy: bool = False,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
+        _require_bool("hierarchy", hierarchy)
+        if hierarchy and chunk_size < MIN_PARENT_BUDGET:
+            raise ValueError(
+                f"hierarchy=True needs chunk_size >= {MIN_PARENT_BUDGET} (a parent chunk holds a heading, "
+                f"a reference line and a continuation line), not {chunk_size}"
+            )
+        self.hierarchy = hierarchy
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
         if max_chunk_size is not None:
             _require_int("max_chunk_size", max_chunk_size, chunk_size, None)
@@ -271,7 +285,27 @@ class OutlineTextSplitter:
                     metadata=metadata,
                 )
             )
-        return chunks
+        if not self.hierarchy:
+            return chunks
+
+        def heading_text(section: Node) -> str | None:
+            title = next((child for child in section.children if Trait.TITLE in child.traits), None)
+            return view.text(*view.trim(title.start, title.end)) if title is not None else None
+
+        def parent_metadata(start: int, end: int) -> dict[str, Any]:
+            shared = {**line_index.lines(start, end), "doc_type": fmt.name}
+            return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
+
+        return build_hierarchy(
+            root,
+            chunks,
+            self.tokenizer.count,
+            lambda path: chunk_size,
+            self.id_prefix or document_id,
+            self.id_prefix or "",
+            heading_text,
+            parent_metadata,
+        )
 
 
 def _require_int(name: str, value: object, low: int, high: int | None) -> None:
@@ -279,6 +313,12 @@ def _require_int(name: str, value: object, low: int, high: int | None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         allowed = f"from {low} to {high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be an integer {allowed}, not {value!r}")
+
+
+def _require_bool(name: str, value: object) -> None:
+    """`ValueError` naming the argument unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
 
 
 def _check_text(text: object) -> None:

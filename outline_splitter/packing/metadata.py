@@ -109,8 +109,9 @@ class ChunkMetadata:
         return chunk_id(self._document_id, section_path, text, ordinal, self._id_prefix)
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
-        """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
-        `parent_id`, `symbol_path` and `context` where the outline has them.
+        """`index`, `heading_path`, `title`, `kinds`, `id`, `parent_id` (None) for every
+        chunk; `section_id`, `parent_section_id`, `symbol_path` and `context` where the
+        outline has them.
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
@@ -137,7 +138,8 @@ class ChunkMetadata:
         }
         if paths.ids:
             meta["section_id"] = "/".join(paths.ids)
-            meta["parent_id"] = "/".join(paths.ids[:-1]) or None
+            meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
+        meta["parent_id"] = None  # the parent chunk's id: only hierarchy=True makes parents
         if paths.symbols:
             meta["symbol_path"] = paths.symbols
         # the header lines of the definitions the chunk is inside, but not of one it starts
