@@ -310,6 +310,7 @@ def build_hierarchy(
             metadata = {
                 **parent_metadata(start, end),
                 "heading_path": builder.path_of(section),
+                **({"context": " > ".join(builder.path_of(section)[:-1])} if section.parent is not None else {}),
                 "title": section.title,
                 "kinds": kinds,
                 "id": parent["id"],

@@ -57,6 +57,8 @@ class OutlineTextSplitter:
             (`metadata["role"]` `"parent"`, leaves `"leaf"`; `subsections`, `parent_id`;
             see `outline_splitter.hierarchy` and docs/retrieval.md). A parent's text is
             not a slice of the source. Needs `chunk_size >= 64`.
+        context_in_budget: `chunk_size` bounds `contextualize(chunk)` (context, then
+            text) instead of the text alone, so what is embedded fits the model's limit.
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class OutlineTextSplitter:
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
         hierarchy: bool = False,
+        context_in_budget: bool = False,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_bool("hierarchy", hierarchy)
@@ -84,6 +87,8 @@ class OutlineTextSplitter:
                 f"a reference line and a continuation line), not {chunk_size}"
             )
         self.hierarchy = hierarchy
+        _require_bool("context_in_budget", context_in_budget)
+        self.context_in_budget = context_in_budget
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
         if max_chunk_size is not None:
             _require_int("max_chunk_size", max_chunk_size, chunk_size, None)
@@ -190,12 +195,12 @@ class OutlineTextSplitter:
         `id_prefix` overrides it."""
         if not isinstance(document_id, str):
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
-        return self._split(text, self._require_format(), document_id)
+        return self._split_fitting(text, self._require_format(), "", document_id)
 
     def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
         fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        chunks = self._split(Path(path).read_text(encoding=encoding), fmt, str(path))
+        chunks = self._split_fitting(Path(path).read_text(encoding=encoding), fmt, "", str(path))
         for chunk in chunks:
             chunk.metadata["source"] = str(path)
         return chunks
@@ -218,7 +223,7 @@ class OutlineTextSplitter:
         for document in documents:
             check_document(document)
             document_id = self.id_prefix or str(document.metadata.get("source", ""))
-            chunks = self._split_with_header(document.page_content, header, document_id)
+            chunks = self._split_fitting(document.page_content, self._require_format(), header, document_id)
             out.extend(parts_of(document, [(header + chunk.text, chunk.metadata) for chunk in chunks]))
         return out
 
@@ -228,22 +233,59 @@ class OutlineTextSplitter:
         """`split_documents` of `Document`s made from `texts` and `metadatas`."""
         return self.split_documents(documents_of(texts, metadatas), chunk_header=chunk_header)
 
-    def _split_with_header(self, text: str, header: str, document_id: str) -> list[TextChunk]:
-        """Chunks whose text, with `header` before it, fits `chunk_size`: the header's
-        tokens are taken off the budget, and a little more where the join of header and
-        text counts more than the two apart."""
-        fmt = self._require_format()
+    def contextualize(self, chunk: TextChunk) -> str:
+        """The text to embed for `chunk`: its `metadata["context"]` (heading path, a
+        broken table's header row, a broken definition's signature), a line break, then
+        its `text`; just `text` where it has no context."""
+        context = chunk.metadata.get("context")
+        return f"{context}\n{chunk.text}" if context else chunk.text
+
+    def _split_fitting(self, text: str, fmt: DocFormat, header: str, document_id: str) -> list[TextChunk]:
+        """Chunks whose text, with `header` before it (and, with `context_in_budget`,
+        contextualized), fits `chunk_size`: that many tokens are taken off the budget,
+        raised by what the longest one still passes it by until every chunk fits."""
+        if not header and not self.context_in_budget:
+            return self._split(text, fmt, document_id)
         reserve = self.tokenizer.count(header) if header else 0
         while True:
             if reserve >= self.chunk_size:
+                what = "context_in_budget" if self.context_in_budget else "chunk_header"
                 raise ValueError(
-                    f"chunk_header has {reserve} tokens, which leaves no room under chunk_size={self.chunk_size}"
+                    f"{what}: the chunk header or context takes {reserve} tokens, which leaves no room "
+                    f"under chunk_size={self.chunk_size}"
                 )
             chunks = self._split(text, fmt, document_id, reserve)
-            over = max((self.tokenizer.count(header + c.text) - self.chunk_size for c in chunks if header), default=0)
+            if self.context_in_budget:
+                for chunk in chunks:
+                    self._cap_context(chunk)
+            # a chunk kept whole past the budget (never_break_within) may pass it by as much
+            over = max(
+                (
+                    self.tokenizer.count(header + (self.contextualize(c) if self.context_in_budget else c.text))
+                    - max(self.chunk_size, c.token_count + reserve)
+                    for c in chunks
+                ),
+                default=0,
+            )
             if over <= 0:
                 return chunks
             reserve += over
+
+    def _cap_context(self, chunk: TextChunk) -> None:
+        """Cut `chunk`'s context to a quarter of `chunk_size` tokens (a long heading path
+        or an HTML header row full of markup would leave the text no room), at a character."""
+        context = chunk.metadata.get("context")
+        limit = self.chunk_size // 4
+        if not context or self.tokenizer.count(context) <= limit:
+            return
+        low, high = 0, len(context)  # the longest prefix within the limit, by bisection
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.tokenizer.count(context[:middle] + "...") <= limit:
+                low = middle
+            else:
+                high = middle - 1
+        chunk.metadata["context"] = context[:low] + "..." if low else ""
 
     def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
         make_view = load_hooks(fmt).view
@@ -264,7 +306,7 @@ class OutlineTextSplitter:
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
-        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "")
+        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)
         line_index = LineIndex(text)
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
@@ -296,11 +338,16 @@ class OutlineTextSplitter:
             shared = {**line_index.lines(start, end), "doc_type": fmt.name}
             return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
 
+        def parent_budget(heading_path: list[str]) -> int:
+            if not self.context_in_budget or len(heading_path) < 2:
+                return chunk_size
+            return chunk_size - self.tokenizer.count(" > ".join(heading_path[:-1]) + "\n")
+
         return build_hierarchy(
             root,
             chunks,
             self.tokenizer.count,
-            lambda path: chunk_size,
+            parent_budget,
             self.id_prefix or document_id,
             self.id_prefix or "",
             heading_text,

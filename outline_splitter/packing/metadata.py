@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Any
 
 from outline_splitter.nodes import Node, Trait
@@ -85,8 +86,11 @@ class ChunkMetadata:
     """The metadata of one document's chunks. The chunks of a broken node share its
     chain of ancestors, so what that chain says is read once."""
 
-    def __init__(self, root: Node, document_id: str = "", id_prefix: str = "") -> None:
+    def __init__(
+        self, root: Node, document_id: str = "", id_prefix: str = "", text: Callable[[int, int], str] | None = None
+    ) -> None:
         self._root_kind = root.kind
+        self._text = text  # a span's chunk text, for the `CONTEXT` nodes a chunk's context holds
         self._by_ancestors: dict[int, tuple[tuple[Node, ...], _Paths]] = {}
         self._document_id = document_id
         self._id_prefix = id_prefix
@@ -118,10 +122,33 @@ class ChunkMetadata:
         first = span.atoms[min(span.lead, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors[-1] if first.ancestors else None)
-        if Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits:
+        starts_titled = (
+            Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits
+        )
+        if starts_titled:
             tail = tail[:-1]  # a heading speaks for its section
         paths = self._ancestor_paths(first.ancestors).copy()
         paths.extend(tail, int(first.piece))
+        meta: dict[str, Any] = {
+            "index": index,
+            "heading_path": paths.titles,
+            "title": paths.titles[-1] if paths.titles else "",
+            "kinds": self._kinds(span),
+            "id": self._id(paths, text),
+            "parent_id": None,  # the parent chunk's id: only hierarchy=True makes parents
+        }
+        if paths.ids:
+            meta["section_id"] = "/".join(paths.ids)
+            meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
+        if paths.symbols:
+            meta["symbol_path"] = paths.symbols
+        context = self._context(paths, tail, (*first.ancestors, *tail), span.start, starts_titled)
+        if context:
+            meta["context"] = context
+        return meta
+
+    def _kinds(self, span: PackedSpan) -> list[str]:
+        """The kinds of the nodes a chunk covers, but the document's."""
         kinds: set[str] = set()
         for atom in span.atoms:
             if atom.piece:
@@ -129,22 +156,30 @@ class ChunkMetadata:
             else:
                 kinds.update(n.kind for n in atom.node.walk())
         kinds.discard(self._root_kind)
-        meta: dict[str, Any] = {
-            "index": index,
-            "heading_path": paths.titles,
-            "title": paths.titles[-1] if paths.titles else "",
-            "kinds": sorted(kinds),
-            "id": self._id(paths, text),
-        }
-        if paths.ids:
-            meta["section_id"] = "/".join(paths.ids)
-            meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
-        meta["parent_id"] = None  # the parent chunk's id: only hierarchy=True makes parents
-        if paths.symbols:
-            meta["symbol_path"] = paths.symbols
-        # the header lines of the definitions the chunk is inside, but not of one it starts
-        # with: that chunk holds the header itself
-        context = [line for start, line in paths.contexts if start < span.start]
-        if context:
-            meta["context"] = "\n".join(context)
-        return meta
+        return sorted(kinds)
+
+    def _context(
+        self, paths: _Paths, tail: tuple[Node, ...], chain: tuple[Node, ...], start: int, starts_titled: bool
+    ) -> str:
+        """What to embed with a chunk's text: the heading path (but the heading the chunk
+        starts with, which it holds), the header rows of the tables it is cut out of, and
+        the header lines of the definitions it is inside (but not of one it starts with;
+        a definition cut at lines, not into parts, is the chunk's own node: its tail)."""
+        titles = paths.titles[:-1] if starts_titled else paths.titles
+        context = [" > ".join(titles)] if titles else []
+        if self._text is not None:
+            context += self._header_rows(chain, start)
+        own = [(n.start, n.label.context) for n in tail if n.label is not None and n.label.context is not None]
+        context += [line for at, line in (*paths.contexts, *own) if at < start]
+        return "\n".join(context)
+
+    def _header_rows(self, chain: tuple[Node, ...], start: int) -> list[str]:
+        """The text of each `CONTEXT` node (a header row: among a node's first children)
+        of a node in `chain` that ends before `start`."""
+        assert self._text is not None
+        rows: list[str] = []
+        for node in chain:
+            for child in node.children[:3]:
+                if Trait.CONTEXT in child.traits and child.end <= start:
+                    rows.append(self._text(child.start, child.end).strip())
+        return [row for row in rows if row]
