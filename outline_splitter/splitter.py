@@ -302,7 +302,9 @@ class OutlineTextSplitter:
         view = self._view(text, root, fmt, output)
         chunk_size = self.chunk_size - reserve
         min_chunk_size = min(self.min_chunk_size, chunk_size)
-        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size)
+        # a merge across sections would put one section's start in another's leaves
+        across = not self.hierarchy
+        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
