@@ -57,6 +57,10 @@ class OutlineTextSplitter:
             (`metadata["role"]` `"parent"`, leaves `"leaf"`; `subsections`, `parent_id`;
             see `outline_splitter.hierarchy` and docs/retrieval.md). A parent's text is
             not a slice of the source. Needs `chunk_size >= 64`.
+        header_levels: Markdown heading levels (1-6) that start a chunk: each heading of
+            these levels begins a new chunk, deeper headings stay inside their parent's
+            chunks where they fit (and the end of a broken deeper section may share a
+            chunk with what follows). None: no heading forces a chunk to start.
         context_in_budget: `chunk_size` bounds `contextualize(chunk)` (context, then
             text) instead of the text alone, so what is embedded fits the model's limit.
     """
@@ -78,6 +82,7 @@ class OutlineTextSplitter:
         exclude: Sequence[str] = (),
         hierarchy: bool = False,
         context_in_budget: bool = False,
+        header_levels: Sequence[int] | None = None,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_bool("hierarchy", hierarchy)
@@ -89,6 +94,7 @@ class OutlineTextSplitter:
         self.hierarchy = hierarchy
         _require_bool("context_in_budget", context_in_budget)
         self.context_in_budget = context_in_budget
+        self.header_levels = _check_header_levels(header_levels)
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
         if max_chunk_size is not None:
             _require_int("max_chunk_size", max_chunk_size, chunk_size, None)
@@ -118,6 +124,7 @@ class OutlineTextSplitter:
         self.include = tuple(include)
         self.exclude = tuple(exclude)
         if self._format is not None:
+            self._check_header_format(self._format)
             self._output_for(self._format)
             self._content_hook(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
@@ -140,6 +147,9 @@ class OutlineTextSplitter:
             root = root.to_node()
         check_outline(root, len(text))
         self.mark_nodes(text, root, fmt)
+        if self.header_levels is not None:
+            self._check_header_format(fmt)
+            _mark_header_levels(root, self.header_levels)
         select = self._content_hook(fmt)
         if select is not None:
             select(text, root, self.content, self.include, self.exclude)
@@ -176,6 +186,11 @@ class OutlineTextSplitter:
                 node.traits |= Trait.NEVER_BREAK
             if node.kind in separators:
                 node.traits |= Trait.SEPARATOR
+
+    def _check_header_format(self, fmt: DocFormat) -> None:
+        """`ValueError` naming `header_levels` for a format other than Markdown."""
+        if self.header_levels is not None and fmt.name != "markdown":
+            raise ValueError(f"header_levels is for doc_type 'markdown' (headings that start chunks), not {fmt.name!r}")
 
     def _output_for(self, fmt: DocFormat) -> str:
         """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
@@ -303,7 +318,7 @@ class OutlineTextSplitter:
         chunk_size = self.chunk_size - reserve
         min_chunk_size = min(self.min_chunk_size, chunk_size)
         # a merge across sections would put one section's start in another's leaves
-        across = not self.hierarchy
+        across = not self.hierarchy and self.header_levels is None
         spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
@@ -362,6 +377,36 @@ def _require_int(name: str, value: object, low: int, high: int | None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         allowed = f"from {low} to {high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be an integer {allowed}, not {value!r}")
+
+
+def _check_header_levels(levels: object) -> frozenset[int] | None:
+    """The levels as a set; `ValueError` naming `header_levels` unless None or a
+    non-empty sequence of integers from 1 to 6."""
+    if levels is None:
+        return None
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence | set | frozenset) or not levels:
+        raise ValueError(f"header_levels must be a non-empty sequence of heading levels 1-6, or None, not {levels!r}")
+    for level in levels:
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 6:
+            raise ValueError(f"header_levels must hold heading levels 1-6, not {level!r}")
+    return frozenset(levels)
+
+
+def _mark_header_levels(root: Node, levels: frozenset[int]) -> None:
+    """`BREAK_BEFORE` on the sections of `levels`, and `HOLLOW` on what holds them (so
+    it is broken down to them even where it fits); a deeper section loses
+    `SELF_CONTAINED`, so its end may share a chunk with what follows it."""
+    stack: list[tuple[Node, tuple[Node, ...]]] = [(root, ())]
+    while stack:
+        node, above = stack.pop()
+        if Trait.SECTION in node.traits and node.label is not None and node.label.level is not None:
+            if node.label.level in levels:
+                node.traits |= Trait.BREAK_BEFORE
+                for holder in above:
+                    holder.traits |= Trait.HOLLOW
+            else:
+                node.traits &= ~Trait.SELF_CONTAINED
+        stack.extend((child, (*above, node)) for child in node.children)
 
 
 def _require_bool(name: str, value: object) -> None:
