@@ -200,3 +200,15 @@ def test_real_hierarchy_auto_merges_to_a_parent() -> None:
     retriever = AutoMergingRetriever(index.as_retriever(similarity_top_k=len(leaves)), storage)
     hits = retriever.retrieve("paragraph")
     assert hits and all(hit.node.metadata["role"] == "parent" for hit in hits)
+
+
+def test_context_and_header_level_options_reach_the_splitter() -> None:
+    rows = "".join(f"| row {i} | value {i} here |\n" for i in range(30))
+    text = "# A\n\nintro.\n\n## B\n\n| x | y |\n|---|---|\n" + rows
+    parser = OutlineNodeParser(chunk_size=64, context_in_budget=True, header_levels=[1, 2])
+    nodes = parser.get_nodes_from_documents([Document(text=text)])
+    assert nodes[0].text == "# A\n\nintro."  # "## B" starts a chunk
+    splitter = OutlineTextSplitter(chunk_size=64, context_in_budget=True)
+    assert all(splitter.tokenizer.count(f"{n.metadata.get('context', '')}\n{n.text}") <= 64 for n in nodes)
+    with pytest.raises(ValueError, match="header_levels"):
+        OutlineNodeParser(doc_type="text", header_levels=[1])
