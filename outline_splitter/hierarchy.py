@@ -335,9 +335,13 @@ def build_hierarchy(
 
 
 def _all_leaves(section: _Section) -> Iterable[int]:
-    yield from section.leaves
-    for child in section.children:
-        yield from _all_leaves(child)
+    """The leaves under `section`, its broken subsections' too (a stack: sections nest
+    as deep as the input likes)."""
+    stack = [section]
+    while stack:
+        current = stack.pop()
+        yield from current.leaves
+        stack.extend(current.children)
 
 
 def section_chunks(chunks: Sequence[TextChunk], section_id: str) -> list[TextChunk]:
