@@ -260,7 +260,24 @@ def detect_html(text: str) -> Node:
                 label.id = next(group for group in inner.groups() if group is not None)
                 label.anchor = True
     _finish(builder.root, builder.inner_end)
+    _mark_header_rows(builder.root)
     return mark_lead_ins(apply_traits(builder.root, TRAITS), text)
+
+
+def _mark_header_rows(root: Node) -> None:
+    """`CONTEXT` on each table's header: its `thead`, or a first row of `th` cells (in
+    the table or its first `tbody`), so the parts of a broken table name their columns."""
+    for table in (node for node in root.walk() if node.kind == TABLE):
+        parts = [child for child in table.children if child.meta.get("tag") not in ("caption", "colgroup", "col")]
+        first = parts[0] if parts else None
+        if first is not None and first.meta.get("tag") == "tbody" and first.children:
+            first = first.children[0]
+        if first is None:
+            continue
+        if first.meta.get("tag") == "thead" or (
+            first.meta.get("tag") == "tr" and first.children and all(c.meta.get("tag") == "th" for c in first.children)
+        ):
+            first.traits |= Trait.CONTEXT
 
 
 def _finish(root: Node, inner_end: dict[int, int]) -> None:

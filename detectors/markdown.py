@@ -192,6 +192,8 @@ def detect_markdown(text: str) -> Node:
             containers.append(node)
     for table in (n for n in root.walk() if n.kind == TABLE):
         _join_header_delimiter(table)
+        if table.children:  # a GFM table's first row is its header row
+            table.children[0].traits |= Trait.CONTEXT
     return mark_lead_ins(apply_traits(root, TRAITS), text)
 
 

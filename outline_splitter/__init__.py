@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from outline_splitter.batch import SplitError, SplitResult, split_many
     from outline_splitter.documents import Document
+    from outline_splitter.hierarchy import section_chunks
     from outline_splitter.html_text_splitter import HTMLTextSplitter
     from outline_splitter.models import OutlineNode, TextChunk
     from outline_splitter.nodes import Node
@@ -38,6 +39,7 @@ _PUBLIC: dict[str, str] = {
     "Tokenizer": "outline_splitter.tokens",
     "doc_types": "outline_splitter.registry",
     "reconstruct": "outline_splitter.reconstruct",
+    "section_chunks": "outline_splitter.hierarchy",
     "split_many": "outline_splitter.batch",
 }
 
@@ -54,6 +56,7 @@ __all__ = [
     "Tokenizer",
     "doc_types",
     "reconstruct",
+    "section_chunks",
     "split_many",
 ]
 __version__ = "0.1.0"

@@ -130,6 +130,10 @@ class TextChunk(BaseModel):
       `chunk_overlap > 0` (the end of the previous chunk, the start of the next); `text`
       itself never includes them.
     - `metadata`: `index`, `heading_path`, `kinds` and the other keys in `docs/usage.md`.
+
+    A parent chunk (`hierarchy=True`, `metadata["role"] == "parent"`) is the exception:
+    its `text` is its section's heading, opening text and reference lines, not a slice of
+    the source, and `start_pos`/`end_pos` span its whole section.
     """
 
     model_config = ConfigDict(frozen=True)

@@ -69,6 +69,12 @@ class Trait(enum.Flag):
     (those not omitted are kept, as the main content inside an omitted page frame)."""
     HOLLOW = enum.auto()
     """Holds an omitted node: never one atom, always broken into its children."""
+    BREAK_BEFORE = enum.auto()
+    """A chunk starts with it, even where it would fit in the chunk before (a heading
+    level of `header_levels`)."""
+    CONTEXT = enum.auto()
+    """Its text is context for the chunks cut out of its parent after it (a table's
+    header row): `metadata["context"]` of such a chunk holds it."""
 
 
 # The traits of the shared kinds above: the table a format's own starts from.

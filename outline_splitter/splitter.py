@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from outline_splitter.documents import D, Document, check_chunk_header, check_document, documents_of, parts_of
+from outline_splitter.hierarchy import MIN_PARENT_BUDGET, build_hierarchy
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
@@ -51,6 +52,17 @@ class OutlineTextSplitter:
         include: CSS selectors (HTML) of the elements to keep instead of the main
             content found by `"main"` (with `"all"`: instead of the whole page).
         exclude: CSS selectors (HTML) of elements to leave out, with either `content`.
+        hierarchy: also yield a parent chunk for each section too large for one chunk:
+            its heading, its opening text and one reference line per part broken out
+            (`metadata["role"]` `"parent"`, leaves `"leaf"`; `subsections`, `parent_id`;
+            see `outline_splitter.hierarchy` and docs/retrieval.md). A parent's text is
+            not a slice of the source. Needs `chunk_size >= 64`.
+        header_levels: Markdown heading levels (1-6) that start a chunk: each heading of
+            these levels begins a new chunk, deeper headings stay inside their parent's
+            chunks where they fit (and the end of a broken deeper section may share a
+            chunk with what follows). None: no heading forces a chunk to start.
+        context_in_budget: `chunk_size` bounds `contextualize(chunk)` (context, then
+            text) instead of the text alone, so what is embedded fits the model's limit.
     """
 
     def __init__(
@@ -68,8 +80,21 @@ class OutlineTextSplitter:
         content: str = "all",
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
+        hierarchy: bool = False,
+        context_in_budget: bool = False,
+        header_levels: Sequence[int] | None = None,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
+        _require_bool("hierarchy", hierarchy)
+        if hierarchy and chunk_size < MIN_PARENT_BUDGET:
+            raise ValueError(
+                f"hierarchy=True needs chunk_size >= {MIN_PARENT_BUDGET} (a parent chunk holds a heading, "
+                f"a reference line and a continuation line), not {chunk_size}"
+            )
+        self.hierarchy = hierarchy
+        _require_bool("context_in_budget", context_in_budget)
+        self.context_in_budget = context_in_budget
+        self.header_levels = _check_header_levels(header_levels)
         _require_int("chunk_overlap", chunk_overlap, 0, chunk_size - 1)
         if max_chunk_size is not None:
             _require_int("max_chunk_size", max_chunk_size, chunk_size, None)
@@ -99,6 +124,7 @@ class OutlineTextSplitter:
         self.include = tuple(include)
         self.exclude = tuple(exclude)
         if self._format is not None:
+            self._check_header_format(self._format)
             self._output_for(self._format)
             self._content_hook(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
@@ -121,6 +147,9 @@ class OutlineTextSplitter:
             root = root.to_node()
         check_outline(root, len(text))
         self.mark_nodes(text, root, fmt)
+        if self.header_levels is not None:
+            self._check_header_format(fmt)
+            _mark_header_levels(root, self.header_levels)
         select = self._content_hook(fmt)
         if select is not None:
             select(text, root, self.content, self.include, self.exclude)
@@ -158,6 +187,11 @@ class OutlineTextSplitter:
             if node.kind in separators:
                 node.traits |= Trait.SEPARATOR
 
+    def _check_header_format(self, fmt: DocFormat) -> None:
+        """`ValueError` naming `header_levels` for a format other than Markdown."""
+        if self.header_levels is not None and fmt.name != "markdown":
+            raise ValueError(f"header_levels is for doc_type 'markdown' (headings that start chunks), not {fmt.name!r}")
+
     def _output_for(self, fmt: DocFormat) -> str:
         """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
         if self.output is None:
@@ -176,12 +210,12 @@ class OutlineTextSplitter:
         `id_prefix` overrides it."""
         if not isinstance(document_id, str):
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
-        return self._split(text, self._require_format(), document_id)
+        return self._split_fitting(text, self._require_format(), "", document_id)
 
     def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
         fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        chunks = self._split(Path(path).read_text(encoding=encoding), fmt, str(path))
+        chunks = self._split_fitting(Path(path).read_text(encoding=encoding), fmt, "", str(path))
         for chunk in chunks:
             chunk.metadata["source"] = str(path)
         return chunks
@@ -204,7 +238,7 @@ class OutlineTextSplitter:
         for document in documents:
             check_document(document)
             document_id = self.id_prefix or str(document.metadata.get("source", ""))
-            chunks = self._split_with_header(document.page_content, header, document_id)
+            chunks = self._split_fitting(document.page_content, self._require_format(), header, document_id)
             out.extend(parts_of(document, [(header + chunk.text, chunk.metadata) for chunk in chunks]))
         return out
 
@@ -214,22 +248,59 @@ class OutlineTextSplitter:
         """`split_documents` of `Document`s made from `texts` and `metadatas`."""
         return self.split_documents(documents_of(texts, metadatas), chunk_header=chunk_header)
 
-    def _split_with_header(self, text: str, header: str, document_id: str) -> list[TextChunk]:
-        """Chunks whose text, with `header` before it, fits `chunk_size`: the header's
-        tokens are taken off the budget, and a little more where the join of header and
-        text counts more than the two apart."""
-        fmt = self._require_format()
+    def contextualize(self, chunk: TextChunk) -> str:
+        """The text to embed for `chunk`: its `metadata["context"]` (heading path, a
+        broken table's header row, a broken definition's signature), a line break, then
+        its `text`; just `text` where it has no context."""
+        context = chunk.metadata.get("context")
+        return f"{context}\n{chunk.text}" if context else chunk.text
+
+    def _split_fitting(self, text: str, fmt: DocFormat, header: str, document_id: str) -> list[TextChunk]:
+        """Chunks whose text, with `header` before it (and, with `context_in_budget`,
+        contextualized), fits `chunk_size`: that many tokens are taken off the budget,
+        raised by what the longest one still passes it by until every chunk fits."""
+        if not header and not self.context_in_budget:
+            return self._split(text, fmt, document_id)
         reserve = self.tokenizer.count(header) if header else 0
         while True:
             if reserve >= self.chunk_size:
+                what = "context_in_budget" if self.context_in_budget else "chunk_header"
                 raise ValueError(
-                    f"chunk_header has {reserve} tokens, which leaves no room under chunk_size={self.chunk_size}"
+                    f"{what}: the chunk header or context takes {reserve} tokens, which leaves no room "
+                    f"under chunk_size={self.chunk_size}"
                 )
             chunks = self._split(text, fmt, document_id, reserve)
-            over = max((self.tokenizer.count(header + c.text) - self.chunk_size for c in chunks if header), default=0)
+            if self.context_in_budget:
+                for chunk in chunks:
+                    self._cap_context(chunk)
+            # a chunk kept whole past the budget (never_break_within) may pass it by as much
+            over = max(
+                (
+                    self.tokenizer.count(header + (self.contextualize(c) if self.context_in_budget else c.text))
+                    - max(self.chunk_size, c.token_count + reserve)
+                    for c in chunks
+                ),
+                default=0,
+            )
             if over <= 0:
                 return chunks
             reserve += over
+
+    def _cap_context(self, chunk: TextChunk) -> None:
+        """Cut `chunk`'s context to a quarter of `chunk_size` tokens (a long heading path
+        or an HTML header row full of markup would leave the text no room), at a character."""
+        context = chunk.metadata.get("context")
+        limit = self.chunk_size // 4
+        if not context or self.tokenizer.count(context) <= limit:
+            return
+        low, high = 0, len(context)  # the longest prefix within the limit, by bisection
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.tokenizer.count(context[:middle] + "...") <= limit:
+                low = middle
+            else:
+                high = middle - 1
+        chunk.metadata["context"] = context[:low] + "..." if low else ""
 
     def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
         make_view = load_hooks(fmt).view
@@ -246,11 +317,13 @@ class OutlineTextSplitter:
         view = self._view(text, root, fmt, output)
         chunk_size = self.chunk_size - reserve
         min_chunk_size = min(self.min_chunk_size, chunk_size)
-        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size)
+        # a merge across sections would put one section's start in another's leaves
+        across = not self.hierarchy and self.header_levels is None
+        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
         shared = overlaps(spans, view, self.chunk_overlap)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
-        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "")
+        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)
         line_index = LineIndex(text)
         for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
@@ -271,7 +344,32 @@ class OutlineTextSplitter:
                     metadata=metadata,
                 )
             )
-        return chunks
+        if not self.hierarchy:
+            return chunks
+
+        def heading_text(section: Node) -> str | None:
+            title = next((child for child in section.children if Trait.TITLE in child.traits), None)
+            return view.text(*view.trim(title.start, title.end)) if title is not None else None
+
+        def parent_metadata(start: int, end: int) -> dict[str, Any]:
+            shared = {**line_index.lines(start, end), "doc_type": fmt.name}
+            return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
+
+        def parent_budget(heading_path: list[str]) -> int:
+            if not self.context_in_budget or len(heading_path) < 2:
+                return chunk_size
+            return chunk_size - self.tokenizer.count(" > ".join(heading_path[:-1]) + "\n")
+
+        return build_hierarchy(
+            root,
+            chunks,
+            self.tokenizer.count,
+            parent_budget,
+            self.id_prefix or document_id,
+            self.id_prefix or "",
+            heading_text,
+            parent_metadata,
+        )
 
 
 def _require_int(name: str, value: object, low: int, high: int | None) -> None:
@@ -279,6 +377,42 @@ def _require_int(name: str, value: object, low: int, high: int | None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         allowed = f"from {low} to {high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be an integer {allowed}, not {value!r}")
+
+
+def _check_header_levels(levels: object) -> frozenset[int] | None:
+    """The levels as a set; `ValueError` naming `header_levels` unless None or a
+    non-empty sequence of integers from 1 to 6."""
+    if levels is None:
+        return None
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence | set | frozenset) or not levels:
+        raise ValueError(f"header_levels must be a non-empty sequence of heading levels 1-6, or None, not {levels!r}")
+    for level in levels:
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 6:
+            raise ValueError(f"header_levels must hold heading levels 1-6, not {level!r}")
+    return frozenset(levels)
+
+
+def _mark_header_levels(root: Node, levels: frozenset[int]) -> None:
+    """`BREAK_BEFORE` on the sections of `levels`, and `HOLLOW` on what holds them (so
+    it is broken down to them even where it fits); a deeper section loses
+    `SELF_CONTAINED`, so its end may share a chunk with what follows it."""
+    stack: list[tuple[Node, tuple[Node, ...]]] = [(root, ())]
+    while stack:
+        node, above = stack.pop()
+        if Trait.SECTION in node.traits and node.label is not None and node.label.level is not None:
+            if node.label.level in levels:
+                node.traits |= Trait.BREAK_BEFORE
+                for holder in above:
+                    holder.traits |= Trait.HOLLOW
+            else:
+                node.traits &= ~Trait.SELF_CONTAINED
+        stack.extend((child, (*above, node)) for child in node.children)
+
+
+def _require_bool(name: str, value: object) -> None:
+    """`ValueError` naming the argument unless `value` is True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
 
 
 def _check_text(text: object) -> None:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import inspect
 import re
 from pathlib import Path
 
 import pytest
-
-from outline_splitter import OutlineTextSplitter
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 _PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -28,7 +25,4 @@ def test_the_docs_have_examples():
 
 @pytest.mark.parametrize(("page", "number", "code"), _examples(), ids=lambda v: str(v)[:20])
 def test_example_runs(page, number, code, capsys):
-    # the integrations page shows hierarchy=True, issue 10's option, before it lands
-    if "hierarchy=True" in code and "hierarchy" not in inspect.signature(OutlineTextSplitter).parameters:
-        pytest.skip("needs OutlineTextSplitter(hierarchy=True) (issue 10)")
     exec(compile(code, f"{page}#example{number}", "exec"), {"__name__": "__docs__"})

@@ -3,8 +3,6 @@ relationships, and auto-merging retrieval over an in-memory index."""
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 from llama_index.core import Document, StorageContext, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
@@ -169,15 +167,9 @@ def test_auto_merging_retrieval_returns_the_parent_when_enough_children_are_hit(
     assert _retrieve(None, 13) == ["parent:guide"]
 
 
-# -- hierarchy from OutlineTextSplitter itself (issue 10's hierarchy=True) ---------------
-
-needs_hierarchy = pytest.mark.skipif(
-    "hierarchy" not in inspect.signature(OutlineTextSplitter).parameters,
-    reason="OutlineTextSplitter(hierarchy=True) is issue 10's, not on this branch yet",
-)
+# -- hierarchy from OutlineTextSplitter itself (hierarchy=True) ---------------------------
 
 
-@needs_hierarchy
 def test_real_hierarchy_relationships_are_consistent(documents: list[Document]) -> None:
     pipeline = IngestionPipeline(transformations=[OutlineNodeParser(chunk_size=64, hierarchy=True)])
     nodes = [node for node in pipeline.run(documents=documents) if isinstance(node, TextNode)]
@@ -192,10 +184,15 @@ def test_real_hierarchy_relationships_are_consistent(documents: list[Document]) 
             assert parent is not None and parent.node_id == node.node_id
 
 
-@needs_hierarchy
+LONG_PARAGRAPH = "Paragraph {}.{} with a few words of its own, and more to fill it.\n\n"
+LONG_SECTIONS = "# Guide\n\nIntro words for the guide.\n\n" + "".join(
+    f"## Part {n}\n\n" + "".join(LONG_PARAGRAPH.format(n, i) for i in range(4)) for n in range(3)
+)
+
+
 def test_real_hierarchy_auto_merges_to_a_parent() -> None:
-    parser = OutlineNodeParser(chunk_size=20, hierarchy=True)
-    nodes = parser.get_nodes_from_documents([Document(text=SECTIONS, id_="guide.md")])
+    parser = OutlineNodeParser(chunk_size=64, hierarchy=True)
+    nodes = parser.get_nodes_from_documents([Document(text=LONG_SECTIONS, id_="guide.md")])
     leaves = [node for node in nodes if node.metadata["role"] == "leaf"]
     storage = StorageContext.from_defaults()
     storage.docstore.add_documents(nodes)
@@ -203,3 +200,15 @@ def test_real_hierarchy_auto_merges_to_a_parent() -> None:
     retriever = AutoMergingRetriever(index.as_retriever(similarity_top_k=len(leaves)), storage)
     hits = retriever.retrieve("paragraph")
     assert hits and all(hit.node.metadata["role"] == "parent" for hit in hits)
+
+
+def test_context_and_header_level_options_reach_the_splitter() -> None:
+    rows = "".join(f"| row {i} | value {i} here |\n" for i in range(30))
+    text = "# A\n\nintro.\n\n## B\n\n| x | y |\n|---|---|\n" + rows
+    parser = OutlineNodeParser(chunk_size=64, context_in_budget=True, header_levels=[1, 2])
+    nodes = parser.get_nodes_from_documents([Document(text=text)])
+    assert nodes[0].text == "# A\n\nintro."  # "## B" starts a chunk
+    splitter = OutlineTextSplitter(chunk_size=64, context_in_budget=True)
+    assert all(splitter.tokenizer.count(f"{n.metadata.get('context', '')}\n{n.text}") <= 64 for n in nodes)
+    with pytest.raises(ValueError, match="header_levels"):
+        OutlineNodeParser(doc_type="text", header_levels=[1])

@@ -50,13 +50,13 @@ class OutlineNodeParser(NodeParser):
     separators: list[str] = Field(default_factory=list, description="Node kinds that start a group.")
     output: str | None = Field(default=None, description="The output mode, for formats with several.")
     hierarchy: bool = Field(default=False, description="Parent chunks for sections over the budget.")
+    context_in_budget: bool = Field(default=False, description="The budget covers context and text.")
+    header_levels: list[int] | None = Field(default=None, description="Markdown heading levels that start a chunk.")
 
     _splitter: OutlineTextSplitter = PrivateAttr()
 
     def model_post_init(self, context: Any, /) -> None:
         """Build the splitter once, so bad arguments fail here with its ValueErrors."""
-        # passed only when asked, so the parser runs on a splitter without the option
-        options: dict[str, Any] = {"hierarchy": True} if self.hierarchy else {}
         self._splitter = OutlineTextSplitter(
             doc_type=self.doc_type,
             chunk_size=self.chunk_size,
@@ -67,7 +67,9 @@ class OutlineNodeParser(NodeParser):
             never_break_within=self.never_break_within,
             separators=self.separators,
             output=self.output,
-            **options,
+            hierarchy=self.hierarchy,
+            context_in_budget=self.context_in_budget,
+            header_levels=self.header_levels,
         )
 
     @classmethod

@@ -13,14 +13,18 @@ from collections.abc import Iterator
 
 from outline_splitter.nodes import Node, Trait
 
+# A header row is among the first children of its node (a caption may come before it).
+HEADER_ROWS_WITHIN = 3
+
 
 class Ancestry:
     """`node` with the chain above it (`parent`, `None` above the root). `sealed` says
     whether `node` or a node above it is `NEVER_BREAK`; `section` is the innermost
-    link whose node is a `SECTION` and `verbatim` the innermost whose node is
-    `VERBATIM` (this one or one above, `None` if there is none)."""
+    link whose node is a `SECTION`, `verbatim` the innermost whose node is
+    `VERBATIM` and `headed` the innermost whose node has a header row (a `CONTEXT`
+    node among its first children) (this one or one above, `None` if there is none)."""
 
-    __slots__ = ("node", "parent", "sealed", "section", "verbatim")
+    __slots__ = ("headed", "node", "parent", "sealed", "section", "verbatim")
 
     def __init__(self, node: Node, parent: Ancestry | None) -> None:
         self.node = node
@@ -31,6 +35,9 @@ class Ancestry:
         self.section: Ancestry | None = self if Trait.SECTION in traits else above_section
         above_verbatim = parent.verbatim if parent is not None else None
         self.verbatim: Ancestry | None = self if Trait.VERBATIM in traits else above_verbatim
+        above_headed = parent.headed if parent is not None else None
+        headed = any(Trait.CONTEXT in child.traits for child in node.children[:HEADER_ROWS_WITHIN])
+        self.headed: Ancestry | None = self if headed else above_headed
 
     def verbatim_nodes(self) -> Iterator[Node]:
         """The `VERBATIM` nodes of the chain, innermost first."""
@@ -38,6 +45,15 @@ class Ancestry:
         while link is not None:
             yield link.node
             link = link.parent.verbatim if link.parent is not None else None
+
+    def headed_nodes(self) -> list[Node]:
+        """The nodes of the chain that have a header row, outermost first."""
+        nodes = []
+        link = self.headed
+        while link is not None:
+            nodes.append(link.node)
+            link = link.parent.headed if link.parent is not None else None
+        return nodes[::-1]
 
     def __repr__(self) -> str:
         return f"Ancestry({self.node!r})"

@@ -137,6 +137,8 @@ class _AtomCollector:
             return []
         whole = Trait.NEVER_BREAK in traits or Trait.SEPARATOR in traits
         limit = self.max_chunk_size if whole else self.chunk_size
+        if Trait.BREAK_BEFORE in traits:
+            self.barrier()
         if Trait.HOLLOW not in traits and fits(self.view, start, end, limit):
             self.atoms.append(Atom(start, end, node, ancestors, limit=limit))
             return []

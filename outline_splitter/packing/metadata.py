@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Any
 
 from outline_splitter.nodes import Node, Trait
-from outline_splitter.packing.ancestry import Ancestry
+from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
 from outline_splitter.packing.greedy import PackedSpan
 
 
@@ -102,9 +103,12 @@ class ChunkMetadata:
     """The metadata of one document's chunks. The chunks of a broken node share its
     chain of ancestors, so what each link of that chain says is read once."""
 
-    def __init__(self, root: Node, document_id: str = "", id_prefix: str = "") -> None:
+    def __init__(
+        self, root: Node, document_id: str = "", id_prefix: str = "", text: Callable[[int, int], str] | None = None
+    ) -> None:
         self._root_kind = root.kind
         self._by_link: dict[Ancestry, _Paths] = {}  # by identity: a link is its own key
+        self._text = text  # a span's chunk text, for the `CONTEXT` nodes a chunk's context holds
         self._document_id = document_id
         self._id_prefix = id_prefix
         self._seen: dict[tuple[tuple[str, ...], str], int] = {}  # (section path, text) -> chunks so far
@@ -129,18 +133,43 @@ class ChunkMetadata:
         return chunk_id(self._document_id, section_path, text, ordinal, self._id_prefix)
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
-        """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
-        `parent_id`, `symbol_path` and `context` where the outline has them.
+        """`index`, `heading_path`, `title`, `kinds`, `id`, `parent_id` (None) for every
+        chunk; `section_id`, `parent_section_id`, `symbol_path` and `context` where the
+        outline has them.
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
         first = span.atoms[min(span.lead, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors.node if first.ancestors is not None else None)
-        if Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits:
+        starts_titled = (
+            Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits
+        )
+        if starts_titled:
             tail = tail[:-1]  # a heading speaks for its section
         paths = self._ancestor_paths(first.ancestors).copy()
         paths.extend(tail, int(first.piece))
+        meta: dict[str, Any] = {
+            "index": index,
+            "heading_path": paths.titles,
+            "title": paths.titles[-1] if paths.titles else "",
+            "kinds": self._kinds(span),
+            "id": self._id(paths, text),
+            "parent_id": None,  # the parent chunk's id: only hierarchy=True makes parents
+        }
+        if paths.ids:
+            meta["section_id"] = "/".join(paths.ids)
+            meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
+        if paths.symbols:
+            meta["symbol_path"] = paths.symbols
+        headed = first.ancestors.headed_nodes() if first.ancestors is not None else []
+        context = self._context(paths, tail, (*headed, *tail), span.start, starts_titled)
+        if context:
+            meta["context"] = context
+        return meta
+
+    def _kinds(self, span: PackedSpan) -> list[str]:
+        """The kinds of the nodes a chunk covers, but the document's."""
         kinds: set[str] = set()
         for atom in span.atoms:
             if atom.piece:
@@ -148,21 +177,30 @@ class ChunkMetadata:
             else:
                 kinds.update(n.kind for n in atom.node.walk())
         kinds.discard(self._root_kind)
-        meta: dict[str, Any] = {
-            "index": index,
-            "heading_path": paths.titles,
-            "title": paths.titles[-1] if paths.titles else "",
-            "kinds": sorted(kinds),
-            "id": self._id(paths, text),
-        }
-        if paths.ids:
-            meta["section_id"] = "/".join(paths.ids)
-            meta["parent_id"] = "/".join(paths.ids[:-1]) or None
-        if paths.symbols:
-            meta["symbol_path"] = paths.symbols
-        # the header lines of the definitions the chunk is inside, but not of one it starts
-        # with: that chunk holds the header itself
-        context = [line for start, line in paths.contexts if start < span.start]
-        if context:
-            meta["context"] = "\n".join(context)
-        return meta
+        return sorted(kinds)
+
+    def _context(
+        self, paths: _Paths, tail: tuple[Node, ...], chain: tuple[Node, ...], start: int, starts_titled: bool
+    ) -> str:
+        """What to embed with a chunk's text: the heading path (but the heading the chunk
+        starts with, which it holds), the header rows of the tables it is cut out of, and
+        the header lines of the definitions it is inside (but not of one it starts with;
+        a definition cut at lines, not into parts, is the chunk's own node: its tail)."""
+        titles = paths.titles[:-1] if starts_titled else paths.titles
+        context = [" > ".join(titles)] if titles else []
+        if self._text is not None:
+            context += self._header_rows(chain, start)
+        own = [(n.start, n.label.context) for n in tail if n.label is not None and n.label.context is not None]
+        context += [line for at, line in (*paths.contexts, *own) if at < start]
+        return "\n".join(context)
+
+    def _header_rows(self, chain: tuple[Node, ...], start: int) -> list[str]:
+        """The text of each `CONTEXT` node (a header row: among a node's first children)
+        of a node in `chain` that ends before `start`."""
+        assert self._text is not None
+        rows: list[str] = []
+        for node in chain:
+            for child in node.children[:HEADER_ROWS_WITHIN]:
+                if Trait.CONTEXT in child.traits and child.end <= start:
+                    rows.append(self._text(child.start, child.end).strip())
+        return [row for row in rows if row]

@@ -83,20 +83,80 @@ def _drop_framing(spans: list[PackedSpan], view: ChunkView) -> list[PackedSpan]:
 
 
 def merge_small_chunks(
-    spans: list[PackedSpan], view: ChunkView, chunk_size: int, min_chunk_size: int
+    spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int, across_sections: bool = False
 ) -> list[PackedSpan]:
-    """Spans after joining each one under `min_chunk_size` tokens with a neighbour."""
+    """Spans after joining each one under `min_chunk_size` tokens with a neighbour where
+    the joined span has at most `limit` tokens: in the same section first (the previous
+    neighbour first, so no tiny chunk is left at a section's end); then, with
+    `across_sections`, with the smaller neighbour whatever its section."""
     if min_chunk_size <= 0 or len(spans) < 2:
         return spans
+    spans = _merge_pass(spans, view, limit, min_chunk_size, same_section=True)
+    if not across_sections:
+        return spans
+    return _take_from_previous(
+        _merge_pass(spans, view, limit, min_chunk_size, same_section=False), view, limit, min_chunk_size
+    )
+
+
+def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
+    """Each span still under `min_chunk_size` (no join fits) after taking the fewest
+    last atoms of the span before it that bring it to `min_chunk_size`, where both
+    stay within `limit` and the one before keeps `min_chunk_size` too."""
+    for i in range(1, len(spans)):
+        span, previous = spans[i], spans[i - 1]
+        if span.token_count >= min_chunk_size or span.after_cut or len(previous.atoms) < 2:
+            continue
+        for k in range(1, len(previous.atoms)):
+            moved = previous.atoms[-k:]
+            grown = view.count(moved[0].start, span.end, limit)
+            if grown > limit:
+                break
+            if grown < min_chunk_size:
+                continue
+            kept = previous.atoms[:-k]
+            rest = view.count(kept[0].start, kept[-1].end, limit)
+            if rest >= min_chunk_size and previous.lead < len(kept):
+                spans[i - 1] = PackedSpan(kept, rest, previous.after_cut, previous.lead)
+                spans[i] = PackedSpan(moved + span.atoms, grown)
+            break
+    return spans
+
+
+def _merge_pass(
+    spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int, same_section: bool
+) -> list[PackedSpan]:
     out: list[PackedSpan] = []
     for span in spans:
         if out:
             previous = out[-1]
             small = span.token_count < min_chunk_size or previous.token_count < min_chunk_size
-            if small and not span.after_cut and _section_of(previous) is _section_of(span):
-                joined = view.count(previous.start, span.end, chunk_size)
-                if joined <= chunk_size:
+            if small and not span.after_cut and (not same_section or _section_of(previous) is _section_of(span)):
+                joined = view.count(previous.start, span.end, limit)
+                if joined <= limit:
                     out[-1] = PackedSpan(previous.atoms + span.atoms, joined, previous.after_cut, previous.lead)
                     continue
         out.append(span)
     return out
+
+
+def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
+    """As `_take_from_previous`, with the first atoms of the span after it."""
+    for i in range(len(spans) - 1):
+        span, following = spans[i], spans[i + 1]
+        if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
+            continue
+        for k in range(1, len(following.atoms)):
+            moved = following.atoms[:k]
+            grown = view.count(span.start, moved[-1].end, limit)
+            if grown > limit:
+                break
+            if grown < min_chunk_size or moved[-1].leading:
+                continue
+            kept = following.atoms[k:]
+            rest = view.count(kept[0].start, kept[-1].end, limit)
+            if rest >= min_chunk_size:
+                spans[i] = PackedSpan(span.atoms + moved, grown, span.after_cut, span.lead)
+                spans[i + 1] = PackedSpan(kept, rest, False, max(0, following.lead - k))
+            break
+    return spans

@@ -1,0 +1,375 @@
+"""`hierarchy=True`: parent chunks for the sections too large for one chunk (seed 002).
+
+A section is *broken* when more than one leaf chunk holds part of it. Each broken
+section yields a parent chunk whose text is the section's heading, then its opening leaf
+chunks as they are while they fit, then one reference line per part that was broken out:
+a child section that is broken too (`[Subsection available: title "..." at id: ...]`,
+naming the child's first parent chunk) or a leaf chunk directly under it
+(`[Part available: "first words..." at id: ...]`). A parent fits the budget; when its
+references do not, it lists as many as fit and a last line names a continuation parent
+(`[Continued at id: ...]`), which lists the next ones.
+
+Every chunk gets `role` (`"parent"` or `"leaf"`) and `parent_id`, the id of the parent
+chunk that lists it (None at the top). A parent has `subsections`: the section ids of the
+broken child sections it lists, the chunk ids of the leaves it lists or holds, and the id
+of its continuation; `section_chunks` follows them down. A parent's `start_pos`/`end_pos`
+span its section's leaves; its text is not a slice of the source.
+
+This reads the outline's traits and labels only (`SECTION`, `TITLE`, ids), as pass two does.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from outline_splitter.models import TextChunk
+from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.metadata import chunk_id
+
+# Under this many tokens a parent cannot hold its heading, one reference line and a
+# continuation line: `hierarchy=True` asks for at least this `chunk_size`.
+MIN_PARENT_BUDGET = 64
+_TITLE_CHARS = 40  # a title or first words quoted in a reference line are cut to this
+_SLUG_DROP = re.compile(r"[^\w\- ]+")
+_SPACES = re.compile(r"\s+")
+
+Count = Callable[[str], int]
+
+
+class _Section:
+    """A section of the outline and what the hierarchy knows of it."""
+
+    __slots__ = ("children", "depth", "leaves", "node", "parent", "parents", "sid", "title")
+
+    def __init__(self, node: Node, parent: _Section | None, sid: str, title: str, depth: int) -> None:
+        self.node = node
+        self.parent = parent  # the nearest broken section above (filled for broken ones)
+        self.sid = sid
+        self.title = title
+        self.depth = depth
+        self.children: list[_Section] = []  # broken child sections, in order
+        self.leaves: list[int] = []  # indexes of the leaves directly under it
+        self.parents: list[dict[str, Any]] = []  # its parent chunks: text, id, subsections
+
+
+def _short(text: str) -> str:
+    """`text` on one line, cut at a word to at most `_TITLE_CHARS` characters."""
+    line = _SPACES.sub(" ", text).strip().replace('"', "'")
+    if len(line) <= _TITLE_CHARS:
+        return line
+    cut = line.rfind(" ", 0, _TITLE_CHARS)
+    return line[: cut if cut > 0 else _TITLE_CHARS] + "..."
+
+
+def _walk_sections(root: Node) -> list[tuple[Node, int, str | None]]:
+    """Each section node in document order, with the index of the section above it in
+    this list (-1 at the top) and its id path as chunk metadata reads it (an `anchor` id
+    starts it anew; a `part` name follows an id)."""
+    out: list[tuple[Node, int, str | None]] = []
+    stack: list[tuple[Node, int, tuple[str, ...]]] = [(root, -1, ())]
+    while stack:
+        node, above, ids = stack.pop()
+        label = node.label
+        if label is not None:
+            if label.id is not None:
+                ids = (label.id,) if label.anchor else (*ids, label.id)
+            elif label.part is not None and ids:
+                ids = (*ids, label.part)
+        if Trait.SECTION in node.traits and node is not root:
+            out.append((node, above, "/".join(ids) or None))
+            above = len(out) - 1
+        stack.extend((child, above, ids) for child in reversed(node.children))
+    return out
+
+
+class _Builder:
+    def __init__(
+        self,
+        leaves: list[TextChunk],
+        count: Count,
+        budget: Callable[[list[str]], int],
+        document_id: str,
+        id_prefix: str,
+        heading_text: Callable[[Node], str | None],
+    ) -> None:
+        self.leaves = leaves
+        self.count = count
+        self.budget = budget  # the tokens a parent of this heading path may have
+        self.document_id = document_id
+        self.id_prefix = id_prefix
+        self.heading_text = heading_text
+        self.seen_ids: set[str] = {leaf.metadata["id"] for leaf in leaves}
+
+    def sections(self, root: Node) -> list[_Section]:
+        """The broken sections, in document order, linked to their broken parent."""
+        starts = [leaf.start_pos for leaf in self.leaves]
+        ends = [leaf.end_pos for leaf in self.leaves]
+        found: list[_Section | None] = []
+        broken: list[_Section] = []
+        used: dict[str, int] = {}
+        for node, above, path in _walk_sections(root):
+            # the leaves that hold part of it: ends after its start, starts before its end
+            first = bisect_right(ends, node.start)
+            last = bisect_left(starts, node.end)
+            parent = found[above] if above >= 0 else None
+            if parent is not None and not parent.sid:  # not broken: it knows the broken one above
+                parent = parent.parent
+            if last - first < 2:
+                found.append(_Section(node, parent, "", "", 0))  # fits one chunk: no parent
+                continue
+            title = node.label.title if node.label is not None and node.label.title else ""
+            sid = path if path is not None and path not in used else None
+            if sid is None:  # a section without an id of its own: its title under its parent's id
+                base = (parent.sid + "/") if parent is not None else ""
+                sid = base + (_SLUG_DROP.sub("", title.lower()).strip().replace(" ", "-") or "section")
+            ordinal = used.get(sid, 0)
+            used[sid] = ordinal + 1
+            if ordinal:
+                sid = f"{sid}-{ordinal}"
+            section = _Section(node, parent, sid, title, 0 if parent is None else parent.depth + 1)
+            found.append(section)
+            broken.append(section)
+            if parent is not None:
+                parent.children.append(section)
+        return broken
+
+    def assign(self, broken: list[_Section]) -> list[_Section | None]:
+        """Each leaf's owner: the innermost broken section holding its start, or the
+        broken section that starts inside it. A broken section begins a chunk, which only
+        headings before it may join (they lead into it), so such a leaf is that section's
+        beginning with its parents' headings."""
+        owners: list[_Section | None] = [None] * len(self.leaves)
+        starts = [leaf.start_pos for leaf in self.leaves]
+        for section in broken:  # outer sections come first, inner ones overwrite
+            first = bisect_left(starts, section.node.start)
+            last = bisect_left(starts, section.node.end)
+            for i in range(first, last):
+                owners[i] = section
+        top = [section for section in broken if section.parent is None]
+        kid_starts: dict[int, list[int]] = {}
+        for i, leaf in enumerate(self.leaves):
+            while True:
+                owner = owners[i]
+                kids = owner.children if owner is not None else top
+                at = kid_starts.setdefault(id(kids), [kid.node.start for kid in kids])
+                k = bisect_right(at, leaf.start_pos)
+                if k == len(kids) or at[k] >= leaf.end_pos:
+                    break
+                owners[i] = kids[k]
+        for i, owner in enumerate(owners):
+            if owner is not None:
+                owner.leaves.append(i)
+        return owners
+
+    def unique(self, section: _Section, text: str, taken: set[str]) -> str:
+        """A parent's content-addressed id, with an ordinal where another chunk has it."""
+        ordinal = 0
+        while True:
+            name = chunk_id(self.document_id, (*self.path_of(section), "\x01parent"), text, ordinal, self.id_prefix)
+            if name not in self.seen_ids and name not in taken:
+                taken.add(name)
+                return name
+            ordinal += 1
+
+    @staticmethod
+    def path_of(section: _Section) -> list[str]:
+        titles: list[str] = []
+        node: _Section | None = section
+        while node is not None:
+            titles.append(node.title)
+            node = node.parent
+        return titles[::-1]
+
+    def build(self, section: _Section) -> None:
+        """The parent chunks of `section` (its broken children's are built already), each
+        within the budget: reference lines with titles and first words, else bare ones,
+        else on a smaller budget (where the estimate of a continuation line fell short)."""
+        budget = self.budget(self.path_of(section))
+        room = budget
+        for attempt in range(8):
+            parents = self.attempt(section, room, compact=attempt > 0)
+            over = max(self.count(parent["text"]) - budget for parent in parents)
+            if over <= 0:
+                break
+            if attempt > 0:
+                room -= over
+        self.seen_ids.update(parent["id"] for parent in parents)
+        section.parents = parents
+
+    def attempt(self, section: _Section, budget: int, compact: bool) -> list[dict[str, Any]]:
+        heading = self.heading_text(section.node)
+        title = _short(section.title or section.sid)
+        if heading is None or self.count(heading) > budget // 4 or compact:
+            heading = f'[Section "{title}"]' if not compact else "[Section]"
+        items: list[tuple[int, str, str, str]] = []  # (start, kind, id for subsections, reference line)
+        for i in section.leaves:
+            leaf = self.leaves[i]
+            words = "" if compact else f': "{_short(leaf.text[:200])}"'
+            items.append(
+                (leaf.start_pos, "leaf", leaf.metadata["id"], f"[Part available{words} at id: {leaf.metadata['id']}]")
+            )
+        for child in section.children:
+            first = child.parents[0]["id"]
+            named = "" if compact else f': title "{_short(child.title or child.sid)}"'
+            items.append((child.node.start, "section", child.sid, f"[Subsection available{named} at id: {first}]"))
+        items.sort(key=lambda item: item[0])
+        # the opening leaves as they are, while they fit with every reference after them
+        lines_left = sum(self.count("\n" + line) for _, _, _, line in items)
+        head = [heading]
+        inlined = 0
+        for start, kind, _, line in items:
+            if kind != "leaf" or compact:
+                break
+            text = self.leaves[section.leaves[inlined]].text
+            candidate = [text] if inlined == 0 and start <= section.node.start else [*head, text]
+            if self.count("\n\n".join(candidate)) + lines_left - self.count("\n" + line) > budget:
+                break
+            head = candidate
+            lines_left -= self.count("\n" + line)
+            inlined += 1
+        continued = "[Section, continued]" if compact else f'[Section "{title}", continued]'
+        groups = self.group(head, [item[3] for item in items[inlined:]], budget, continued)
+        # ids last to first: each parent's text names the next one's id
+        texts: list[str] = []
+        ids: list[str] = []
+        following: str | None = None
+        taken: set[str] = set()
+        for lines in reversed(groups):
+            text = "\n".join(lines + ([f"[Continued at id: {following}]"] if following else []))
+            following = self.unique(section, text, taken)
+            texts.append(text)
+            ids.append(following)
+        texts.reverse()
+        ids.reverse()
+        cursor = inlined + len(groups[0]) - 1  # a group's first line is its head
+        listed = [items[:cursor]]
+        for lines in groups[1:]:
+            listed.append(items[cursor : cursor + len(lines) - 1])
+            cursor += len(lines) - 1
+        parents: list[dict[str, Any]] = []
+        for n, (text, name, members) in enumerate(zip(texts, ids, listed, strict=True)):
+            subsections = [member[2] for member in members] + ([ids[n + 1]] if n + 1 < len(ids) else [])
+            parents.append({"text": text, "id": name, "subsections": subsections})
+        return parents
+
+    def group(self, head: list[str], lines: list[str], budget: int, continued: str) -> list[list[str]]:
+        """`head` and the reference `lines`, as many parents' lines as need be: each within
+        `budget` with room for the continuation line, if one follows."""
+        reserve = self.count(f"\n[Continued at id: {self.id_prefix}{'-' if self.id_prefix else ''}{'f0' * 8}-9]")
+        groups: list[list[str]] = []
+        current = ["\n\n".join(head)]
+        total = self.count(current[0])
+        for n, line in enumerate(lines):
+            cost = self.count("\n" + line)
+            more = n + 1 < len(lines)
+            if total + cost + (reserve if more else 0) > budget and len(current) > 1:
+                groups.append(current)
+                current = [continued]
+                total = self.count(current[0])
+            current.append(line)
+            total += cost
+        groups.append(current)
+        return groups
+
+
+def build_hierarchy(
+    root: Node,
+    leaves: list[TextChunk],
+    count: Count,
+    budget: Callable[[list[str]], int],
+    document_id: str,
+    id_prefix: str,
+    heading_text: Callable[[Node], str | None],
+    parent_metadata: Callable[[int, int], dict[str, Any]],
+) -> list[TextChunk]:
+    """`leaves` with the parent chunks of their broken sections among them (each before
+    its section's first leaf), every chunk with `role` and `parent_id`, `index` renumbered.
+    `budget(heading_path)` is the most tokens a parent's text may have; `heading_text`
+    gives a section's heading as chunk text; `parent_metadata(start, end)` the metadata a
+    parent spanning `[start, end)` shares with leaves (lines, doc_type, ...)."""
+    builder = _Builder(leaves, count, budget, document_id, id_prefix, heading_text)
+    broken = builder.sections(root)
+    owners = builder.assign(broken)
+    for section in reversed(broken):  # children before their parents
+        builder.build(section)
+    parent_of: dict[str, str | None] = {}  # chunk id or section id -> the parent chunk listing it
+    for section in broken:
+        for parent in section.parents:
+            for member in parent["subsections"]:
+                parent_of[member] = parent["id"]
+    out: list[tuple[tuple[int, int, int, int], TextChunk]] = []
+    for section in broken:
+        start = min((leaves[i].start_pos for i in _all_leaves(section)), default=section.node.start)
+        end = max((leaves[i].end_pos for i in _all_leaves(section)), default=section.node.end)
+        kinds = sorted({kind for i in _all_leaves(section) for kind in leaves[i].metadata.get("kinds", ())})
+        for n, parent in enumerate(section.parents):
+            above = parent_of.get(parent["id"]) if n else parent_of.get(section.sid)
+            metadata = {
+                **parent_metadata(start, end),
+                "heading_path": builder.path_of(section),
+                **({"context": " > ".join(builder.path_of(section)[:-1])} if section.parent is not None else {}),
+                "title": section.title,
+                "kinds": kinds,
+                "id": parent["id"],
+                "section_id": section.sid,
+                "parent_section_id": section.parent.sid if section.parent is not None else None,
+                "role": "parent",
+                "parent_id": above,
+                "subsections": parent["subsections"],
+            }
+            text = parent["text"]
+            chunk = TextChunk(text=text, start_pos=start, end_pos=end, token_count=count(text), metadata=metadata)
+            out.append(((start, 0, section.depth, n), chunk))
+    for i, leaf in enumerate(leaves):
+        leaf.metadata["role"] = "leaf"
+        leaf.metadata["parent_id"] = parent_of.get(leaf.metadata["id"]) if owners[i] is not None else None
+        out.append(((leaf.start_pos, 1, 0, i), leaf))
+    out.sort(key=lambda pair: pair[0])
+    chunks = [chunk for _, chunk in out]
+    for index, chunk in enumerate(chunks):
+        chunk.metadata["index"] = index
+    return chunks
+
+
+def _all_leaves(section: _Section) -> Iterable[int]:
+    """The leaves under `section`, its broken subsections' too (a stack: sections nest
+    as deep as the input likes)."""
+    stack = [section]
+    while stack:
+        current = stack.pop()
+        yield from current.leaves
+        stack.extend(current.children)
+
+
+def section_chunks(chunks: Sequence[TextChunk], section_id: str) -> list[TextChunk]:
+    """The chunks of the section `section_id` names, in the order given: its parent
+    chunks (`hierarchy=True`) and every chunk below them, so a retriever can expand a hit
+    to its whole section; the leaves among them cover exactly the section's span. A
+    section that fits one chunk has no parent: then the leaf chunks whose `section_id` is
+    it or lies below it. `[]` if no chunk names it."""
+    if not isinstance(section_id, str):
+        raise ValueError(f"section_id must be a str, not {type(section_id).__name__}")
+    by_id = {chunk.metadata.get("id"): chunk for chunk in chunks}
+    first_parent: dict[str, TextChunk] = {}
+    for chunk in chunks:
+        if chunk.metadata.get("role") == "parent":
+            first_parent.setdefault(chunk.metadata.get("section_id", ""), chunk)
+    top = first_parent.get(section_id)
+    if top is None:
+        below = section_id + "/"
+        return [c for c in chunks if f"{c.metadata.get('section_id')}/".startswith(below)]
+    found: dict[int, TextChunk] = {}
+    pending = [top]
+    while pending:
+        chunk = pending.pop()
+        if id(chunk) in found:
+            continue
+        found[id(chunk)] = chunk
+        for name in chunk.metadata.get("subsections", ()):
+            child = by_id.get(name) or first_parent.get(name)
+            if child is not None:
+                pending.append(child)
+    return [chunk for chunk in chunks if id(chunk) in found]
