@@ -110,7 +110,7 @@ class ChunkMetadata:
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
         """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
-        `parent_id`, `symbol_path` and `context` where the outline has them.
+        `parent_id`, `symbol_path`, `symbol` and `context` where the outline has them.
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
@@ -140,6 +140,7 @@ class ChunkMetadata:
             meta["parent_id"] = "/".join(paths.ids[:-1]) or None
         if paths.symbols:
             meta["symbol_path"] = paths.symbols
+            meta["symbol"] = paths.symbols[-1]  # the definition the chunk starts in
         # the header lines of the definitions the chunk is inside, but not of one it starts
         # with: that chunk holds the header itself
         context = [line for start, line in paths.contexts if start < span.start]
