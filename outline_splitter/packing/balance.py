@@ -13,10 +13,12 @@ own (so its last part is balanced against its first, whatever follows it); then 
 last part, now one unit, and the siblings after it are split at the next depth, and so
 on out to the end of the run.
 
-Each split is `balanced_cuts`: each atom's size is its count with the white space after
-it, so the size of consecutive atoms is a difference of prefix sums (a close upper bound
-of their exact count). A chunk may not end after a leading atom (a heading, a lead-in, a
-comment), which stays with what follows. From the end backwards, `need[j]` is the fewest
+Each split is `balanced_cuts`: each atom's size is its estimated count with the white
+space after it, so the size of consecutive atoms is a difference of prefix sums (a close
+estimate of their exact count, which is checked for each planned part). A chunk may
+not end after a leading atom (a heading, a lead-in, a comment), which stays with what
+follows, nor after markup that opens what follows, nor before markup that closes what
+is before it. From the end backwards, `need[j]` is the fewest
 chunks the atoms from `j` on take; then, from the start, each cut is the one nearest an
 equal share of what is left among those that keep `need` on course. The cuts become
 `BARRIER`s before the greedy pass, which still closes a chunk wherever the exact count
@@ -124,10 +126,16 @@ def _shared(a: tuple[object, ...], b: tuple[object, ...]) -> int:
 
 
 def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:
-    """Each atom's count with the white space up to the next one, at most `chunk_size + 1`
-    (an atom over the budget is a chunk of its own whatever its size)."""
+    """Each atom's tokens with the white space up to the next one, at most `chunk_size + 1`
+    (an atom over the budget is a chunk of its own whatever its size): the view's close
+    estimate where it has one (which adds up: the parts' exact counts are checked after),
+    else exact counts."""
     ends = [atom.start for atom in run[1:]] + [run[-1].end]
-    return [min(view.count(atom.start, end, chunk_size), chunk_size + 1) for atom, end in zip(run, ends)]
+    sizes: list[int] = []
+    for atom, end in zip(run, ends):
+        size = view.estimate(atom.start, end)
+        sizes.append(min(view.count(atom.start, end, chunk_size) if size is None else size, chunk_size + 1))
+    return sizes
 
 
 def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[int]:
