@@ -8,6 +8,7 @@ from typing import Any
 
 from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.greedy import PackedSpan
+from outline_splitter.packing.heading_paths import heading_paths
 
 
 class _Paths:
@@ -109,7 +110,7 @@ class ChunkMetadata:
         return chunk_id(self._document_id, section_path, text, ordinal, self._id_prefix)
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
-        """`index`, `heading_path`, `title`, `kinds`, `id` for every chunk; `section_id`,
+        """`index`, `heading_path`, `heading_paths`, `title`, `kinds`, `id` for every chunk; `section_id`,
         `parent_id`, `symbol_path`, `symbol` and `context` where the outline has them.
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
@@ -131,6 +132,7 @@ class ChunkMetadata:
         meta: dict[str, Any] = {
             "index": index,
             "heading_path": paths.titles,
+            "heading_paths": heading_paths(span),
             "title": paths.titles[-1] if paths.titles else "",
             "kinds": sorted(kinds),
             "id": self._id(paths, text),

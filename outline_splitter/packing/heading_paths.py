@@ -1,0 +1,43 @@
+"""Every section path a chunk covers: `metadata["heading_paths"]`, beside `heading_path`
+(which says only where the chunk starts). A chunk that runs over the changelog sections
+0.10.0, 0.9.0 and 0.8.1 names all three, so a retriever can tell what it holds."""
+
+from __future__ import annotations
+
+from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.greedy import PackedSpan
+
+_Path = tuple[str, ...]
+
+
+def _title(node: Node) -> str | None:
+    label = node.label
+    return label.title if label is not None and Trait.SECTION in node.traits else None
+
+
+def heading_paths(span: PackedSpan) -> list[list[str]]:
+    """The title paths (outermost first) of the sections that the chunk's atoms lie in or
+    hold, each once, in document order; none for text outside every section."""
+    out: list[_Path] = []
+    seen: set[_Path] = set()
+
+    def add(path: _Path) -> None:
+        if path and path not in seen:
+            seen.add(path)
+            out.append(path)
+
+    for atom in span.atoms:
+        base = tuple(t for t in map(_title, atom.ancestors) if t is not None)
+        if atom.piece or _title(atom.node) is None:  # a whole section says its own path below
+            add(base)
+        if atom.piece:
+            continue
+        stack: list[tuple[Node, _Path]] = [(atom.node, base)]
+        while stack:  # the sections inside a whole atom (not built ones: deferred parts hold none)
+            node, path = stack.pop()
+            title = _title(node)
+            if title is not None:
+                path = (*path, title)
+                add(path)
+            stack.extend((child, path) for child in reversed(node.children))
+    return [list(path) for path in out]
