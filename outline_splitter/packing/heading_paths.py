@@ -26,11 +26,17 @@ def heading_paths(span: PackedSpan) -> list[list[str]]:
             seen.add(path)
             out.append(path)
 
+    bases: dict[int, _Path] = {}  # atoms of one parent share their ancestors' tuple
     for atom in span.atoms:
-        base = tuple(t for t in map(_title, atom.ancestors) if t is not None)
-        if atom.piece or _title(atom.node) is None:  # a whole section says its own path below
+        base = bases.get(id(atom.ancestors))
+        if base is None:
+            base = bases[id(atom.ancestors)] = tuple(t for t in map(_title, atom.ancestors) if t is not None)
+        title = None if atom.piece else _title(atom.node)
+        if title is None:  # a whole section says its own path, below
             add(base)
-        if atom.piece:
+        if atom.piece or not atom.node.children:
+            if title is not None:
+                add((*base, title))
             continue
         stack: list[tuple[Node, _Path]] = [(atom.node, base)]
         while stack:  # the sections inside a whole atom (not built ones: deferred parts hold none)
