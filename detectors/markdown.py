@@ -23,6 +23,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from outline_splitter.detectors.lines import line_starts
+from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import (
     BLOCKQUOTE,
     CODE,
@@ -84,7 +85,7 @@ _NESTED_DASH_UNDERLINE = re.compile(r"[ \t>]*-+[ \t]*(?:\r\n?|\n)?")
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
-    # Inline content is never needed: headings' titles are the raw inline source.
+    # Inline content is never needed: headings' titles are their inline source made plain.
     md.disable(["inline", "text_join", "lheading"])
     return md
 
@@ -166,18 +167,20 @@ def detect_markdown(text: str) -> Node:
                 containers.append(None)
             continue
         start, end = offset(token.map[0]), offset(token.map[1])
-        if token.type == "heading_open" and parent is None:
-            level = int(token.tag[1])
+        html = html_heading(token.content) if token.type == "html_block" and parent is None else None
+        if (token.type == "heading_open" and parent is None) or html is not None:
+            label = _heading_label(token, tokens[index + 1]) if html is None else Label(title=html[1], level=html[0])
+            level = label.level or 1
             while sections[-1][0] >= level:
                 sections.pop()[1].end = start
-            label = _heading_label(token, tokens[index + 1])
             label.id = _unique_slug(label.title or "", slugs)
             section = Node(SECTION, start, len(text), label=label)
             sections[-1][1].children.append(section)
             sections.append((level, section))
             heading = Node(HEADING, start, end, label=label)
             section.children.append(heading)
-            containers.append(heading)
+            if html is None:  # an HTML block has no closing token
+                containers.append(heading)
             continue
         kind = _CONTAINER_KINDS.get(token.type) or _LEAF_KINDS.get(token.type)
         if kind is None:  # thead/tbody and other wrappers: transparent
@@ -198,7 +201,7 @@ def detect_markdown(text: str) -> Node:
 
 
 def _heading_label(token: Token, inline: Token) -> Label:
-    return Label(title=inline.content.strip(), level=int(token.tag[1]))
+    return Label(title=plain_title(inline.content), level=int(token.tag[1]))
 
 
 def _unique_slug(title: str, seen: dict[str, int]) -> str:

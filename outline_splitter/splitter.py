@@ -30,6 +30,8 @@ class OutlineTextSplitter:
         chunk_size: the most tokens a chunk has.
         chunk_overlap: tokens of each neighbour recorded in `start_overlap` /
             `end_overlap` (never part of `text`); `0 <= chunk_overlap < chunk_size`.
+        overlap_across_sections: let an overlap cross a section boundary (by default
+            the first chunk of a section shares nothing of the section before it).
         tokenizer: a tiktoken encoding name, a `tiktoken.Encoding`, a Hugging Face
             tokenizer, a `Tokenizer`, or a callable `str -> int`.
         max_chunk_size: the hard cap for nodes kept whole by `never_break_within`
@@ -83,6 +85,7 @@ class OutlineTextSplitter:
         hierarchy: bool = False,
         context_in_budget: bool = False,
         header_levels: Sequence[int] | None = None,
+        overlap_across_sections: bool = False,
     ) -> None:
         _require_int("chunk_size", chunk_size, 1, None)
         _require_bool("hierarchy", hierarchy)
@@ -109,6 +112,8 @@ class OutlineTextSplitter:
         self._format: DocFormat | None = None if doc_type == "auto" else resolve_doc_type(doc_type)
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
+        _require_bool("overlap_across_sections", overlap_across_sections)
+        self.overlap_across_sections = overlap_across_sections
         self.max_chunk_size = chunk_size if max_chunk_size is None else max_chunk_size
         self.min_chunk_size = min_chunk_size
         self.never_break_within = tuple(never_break_within)
@@ -320,7 +325,7 @@ class OutlineTextSplitter:
         # a merge across sections would put one section's start in another's leaves
         across = not self.hierarchy and self.header_levels is None
         spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
-        shared = overlaps(spans, view, self.chunk_overlap)
+        shared = overlaps(spans, view, self.chunk_overlap, self.overlap_across_sections)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
         reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)

@@ -211,8 +211,12 @@ def test_separator_groups_follow_the_separator():
     grouped = OutlineTextSplitter(
         doc_type="html", chunk_size=8, max_chunk_size=16, tokenizer=len, output="text", separators=["hr"]
     )
-    assert [c.text for c in plain.split(html)] == ["intro", "words", "here\none", "two", "three"]
+    # plain: the broken paragraph's last piece keeps to itself (balanced splits), the rest in halves
+    assert [c.text for c in plain.split(html)] == ["intro", "words", "here", "one\ntwo", "three"]
     assert [c.text for c in grouped.split(html)] == ["intro", "words", "here", "one\ntwo", "three"]
+    html = "<div><p>a</p><hr><p>bb</p><p>cc</p><p>dd</p></div>"
+    assert [c.text for c in plain.split(html)] == ["a\nbb", "cc\ndd"]
+    assert [c.text for c in grouped.split(html)] == ["a", "bb\ncc\ndd"]
 
 
 def test_bad_arguments_raise_value_errors():

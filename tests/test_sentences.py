@@ -98,3 +98,16 @@ def test_plain_text_boundaries_fall_between_sentences(budget, form, cl100k):
     assert score.boundaries > 150
     assert score.inside_rate <= 0.02, "\n".join(inside[:10])
     assert score.mean_fill >= 0.75
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("He served in the U.S. Army for years. Then he left.", 2),
+        ("She moved to the U.S. The next year was hard.", 2),
+        ("Talks at the U.N. Security Council went on. It ended.", 2),
+        ("The U.K. government said no. He agreed.", 2),
+    ],
+)
+def test_capital_initials_before_a_name_end_no_sentence(text, parts):
+    assert len(sentences(text, 0, len(text))) == parts

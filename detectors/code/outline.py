@@ -56,7 +56,7 @@ TRAITS: dict[str, Trait] = {
     DECORATOR: Trait.LEADS | Trait.LINES,
     IMPORTS: Trait.LINES,
     HEADER: Trait.LEADS | Trait.LINES,
-    SIGNATURE: Trait.LINES,
+    SIGNATURE: Trait.LEADS | Trait.LINES,
     DOCSTRING: Trait.LINES,
     REGION: Trait.LINES,
 }
@@ -166,6 +166,11 @@ class CodeOutline:
                 break
             end = member.end_byte
             kind = self._kind(member)
+            if kind == COMMENT and self._after_code(start):
+                # a trailing comment belongs to the code on its line, not to what follows
+                if raw and raw[-1].end_row == member.start_point[0]:
+                    raw[-1].end = min(end, limit)
+                continue
             one_line = data.find(b"\n", start, end) < 0
             if one_line and kind == STATEMENT and not top_level and (not raw or raw[-1].kind not in _LEADING):
                 continue
@@ -184,6 +189,23 @@ class CodeOutline:
                     item.start, item.start_row = lead.start, lead.start_row
             items.append(item)
         return items
+
+    def _after_code(self, start: int) -> bool:
+        """Whether something other than white space comes before byte `start` on its line."""
+        line = self.data.rfind(b"\n", 0, start) + 1
+        return bool(self.data[line:start].strip())
+
+    def _whole_lines(self, start: int, end: int) -> int | None:
+        """The end of `[start, end)` stretched over a comment after it on its last line, if
+        the span starts its line and nothing but that comment follows it there; else None
+        (a chunk boundary in code falls at a line end)."""
+        if self._after_code(start):
+            return None
+        line_end = self.data.find(b"\n", end)
+        rest = self.data[end : len(self.data) if line_end < 0 else line_end].rstrip()
+        if not rest.strip():
+            return end
+        return end + len(rest) if rest.lstrip().startswith((b"#", b"//", b"/*")) else None
 
     def _may_end_in_comment(self, start: int, end: int) -> bool:
         """Whether the last line of `[start, end)` could open a comment (`#`, `/`, `*`):
@@ -350,6 +372,10 @@ class CodeOutline:
         """A statement's children, built when it does not fit: the comment attached to
         it, then the members of the blocks inside it."""
         children = self._inner_blocks(node, end)
+        opening = self.char(node.start_byte)
+        if children and opening < children[0].start:
+            # the line(s) that open the blocks (`for x in y:`, `} else {`) lead their first member
+            children.insert(0, Node(HEADER, opening, children[0].start, traits=TRAITS[HEADER]))
         if children and start < node.start_byte:
             children.insert(0, self._node(COMMENT, start, node.start_byte))
         return children
@@ -370,8 +396,9 @@ class CodeOutline:
                 out.extend(self._nodes([*pending, *self._members(child)], min(child.end_byte, limit)))
             else:
                 out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
-                if self._spans_lines(child.start_byte, min(child.end_byte, limit)):
-                    out.append(self._statement(child, child.start_byte, min(child.end_byte, limit)))
+                end = self._whole_lines(child.start_byte, min(child.end_byte, limit))
+                if end is not None and self._spans_lines(child.start_byte, end):
+                    out.append(self._statement(child, child.start_byte, min(end, limit)))
             pending = []
         out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
         return out

@@ -1,6 +1,7 @@
 """Pass two: packing an outline into token-budgeted chunks.
 
-`pack_outline` runs the steps in order: `atoms` (walk down to what fits), `greedy`
+`pack_outline` runs the steps in order: `atoms` (walk down to what fits), `balance`
+(balanced cuts of the runs that need several chunks), `greedy`
 (join atoms under the budget), `small_chunks` (markup-only chunks join a neighbour, then
 min_chunk_size), then the caller adds `overlap` and `metadata`.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from outline_splitter.nodes import Node
 from outline_splitter.packing.atoms import Atom, collect_atoms
+from outline_splitter.packing.balance import balance_runs
 from outline_splitter.packing.greedy import PackedSpan, pack_atoms
 from outline_splitter.packing.small_chunks import join_blank_chunks, merge_small_chunks
 from outline_splitter.packing.view import ChunkView, SourceView
@@ -27,6 +29,6 @@ def pack_outline(
     """The packed spans of a document's outline, in document order. A chunk under
     `min_chunk_size` joins a neighbour where the join fits `max_chunk_size` (in its
     section first; with `merge_across_sections`, in any)."""
-    atoms = collect_atoms(root, view, chunk_size, max_chunk_size)
+    atoms = balance_runs(collect_atoms(root, view, chunk_size, max_chunk_size), view, chunk_size)
     spans = join_blank_chunks(pack_atoms(atoms, view, chunk_size), view, chunk_size)
     return merge_small_chunks(spans, view, max_chunk_size, min_chunk_size, merge_across_sections)

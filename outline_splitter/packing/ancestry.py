@@ -24,11 +24,12 @@ class Ancestry:
     `VERBATIM` and `headed` the innermost whose node has a header row (a `CONTEXT`
     node among its first children) (this one or one above, `None` if there is none)."""
 
-    __slots__ = ("headed", "node", "parent", "sealed", "section", "verbatim")
+    __slots__ = ("depth", "headed", "node", "parent", "sealed", "section", "verbatim")
 
     def __init__(self, node: Node, parent: Ancestry | None) -> None:
         self.node = node
         self.parent = parent
+        self.depth: int = parent.depth + 1 if parent is not None else 1  # nodes in the chain
         traits = node.traits
         self.sealed: bool = Trait.NEVER_BREAK in traits or (parent is not None and parent.sealed)
         above_section = parent.section if parent is not None else None
@@ -57,3 +58,15 @@ class Ancestry:
 
     def __repr__(self) -> str:
         return f"Ancestry({self.node!r})"
+
+
+def shared_depth(a: Ancestry | None, b: Ancestry | None) -> int:
+    """How many nodes two chains share from the root: the depth of their innermost
+    common node. Walks up from both only as far as they differ."""
+    while a is not None and b is not None and a.node is not b.node:
+        a_depth, b_depth = a.depth, b.depth
+        if a_depth >= b_depth:
+            a = a.parent
+        if b_depth >= a_depth:
+            b = b.parent
+    return a.depth if a is not None and b is not None else 0

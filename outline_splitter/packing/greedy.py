@@ -6,7 +6,9 @@ comment) at the end of a closed chunk move to the next one, so they stay with th
 content they introduce. A `BARRIER` (before a node that had to be broken) closes the
 open chunk in the same way. Where a heading and the paragraph after it fit the budget
 only apart, the paragraph is cut at sentences so that the heading does not stand alone;
-a list, table, code block or section that fits is never cut for that. At a `CUT`
+a list, table, code block or section that fits is never cut for that; a piece of a leaf
+already broken, and a leaf cut at lines that is not verbatim (a docstring after its
+signature), is cut at lines (sentences in prose) so that the leading atoms take its head. At a `CUT`
 (omitted text) the open chunk is closed whole, leading atoms too, and the next span
 records that it comes `after_cut`, so that no later step joins it to the one before.
 """
@@ -15,10 +17,19 @@ from __future__ import annotations
 
 from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
-from outline_splitter.packing.leaf import PROSE_LEVELS, split_leaf
+from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
+
+
+def _recut(atom: Atom) -> bool:
+    """Whether leading atoms may take the head of `atom`: a piece of a broken leaf, or a
+    leaf cut at lines that is not verbatim (a docstring after its signature, not a code
+    block after a heading)."""
+    if atom.node.children or atom.node.expand is not None or Trait.SELF_CONTAINED in atom.node.traits:
+        return False  # a node with parts, or a definition, that fits is never cut for that
+    return atom.piece or (Trait.LINES in atom.node.traits and Trait.VERBATIM not in atom.node.traits)
 
 
 class PackedSpan:
@@ -117,9 +128,14 @@ class _GreedyPacker:
                 continue
             current = self.close_keeping_leading(current)
             if current and not self.fits(current[0].start, atom.end):
-                sentences = self.sentence_atoms(atom)
+                sentences = self.head_atoms(current[0].start, atom) if _recut(atom) else self.sentence_atoms(atom)
                 if len(sentences) > 1:  # let the heading take the paragraph's first sentences
                     pending.extend(reversed(sentences))
+                    continue
+                if len(current) > 1 and _recut(atom):  # the nearest leading atom may take a head alone
+                    self.close(current[:-1])
+                    current = current[-1:]
+                    pending.append(atom)
                     continue
                 self.close(current)
                 current = []
@@ -158,3 +174,24 @@ class _GreedyPacker:
             return [atom]  # one sentence: cut at words it would be cut inside a sentence
         parts = split_leaf(self.view, atom.start, atom.end, self.chunk_size, PROSE_LEVELS[:1])
         return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in parts]
+
+    def head_atoms(self, lead_start: int, atom: Atom) -> list[Atom]:
+        """A piece of a broken leaf cut again so that leading atoms from `lead_start` take
+        its head: the most lines (sentences in prose) that fit with them, then the rest in
+        pieces that fit; just the piece if not even its first line fits with them (a
+        definition's signature keeps the first lines of its long docstring)."""
+        levels = LINE_LEVELS if Trait.LINES in atom.node.traits else PROSE_LEVELS
+        ends = [b for _, b in levels[0](self.view.source, atom.start, atom.end)][:-1]
+        low, high = -1, len(ends)  # ends[low] fits with the leading atoms, ends[high] does not
+        while high - low > 1:
+            middle = (low + high) // 2
+            if self.fits(lead_start, ends[middle]):
+                low = middle
+            else:
+                high = middle
+        head = self.view.trim(atom.start, ends[low]) if low >= 0 else (atom.start, atom.start)
+        if head[0] >= head[1]:
+            return [atom]
+        rest = split_leaf(self.view, ends[low], atom.end, self.chunk_size, levels)
+        pieces = [head, *rest]
+        return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in pieces]

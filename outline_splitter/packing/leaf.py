@@ -66,6 +66,7 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
         return split_leaf(view, start, end, limit, levels[1:])
     ends = [b for _, b in parts]
     out: list[Span] = []
+    whole = 0  # how many of the last spans of `out` are runs of whole parts
     i = 0
     while i < len(parts):
         reach = view.reach(parts[i][0], limit - ESTIMATE_MARGIN)
@@ -75,13 +76,41 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
             if last == i or view.count(a, b, limit) <= limit:
                 if a < b:
                     out.append((a, b))
+                    whole += 1
                 i = last + 1
                 continue
         a, b = view.trim(*parts[i])  # alone: it fits, or it is cut at the next level
         if a < b:
-            out.extend([(a, b)] if fits(view, a, b, limit) else split_leaf(view, a, b, limit, levels[1:]))
+            alone = fits(view, a, b, limit)
+            out.extend([(a, b)] if alone else split_leaf(view, a, b, limit, levels[1:]))
+            whole = whole + 1 if alone else 0
         i += 1
+    if whole >= 2:
+        out[-2:] = even_pair(view, out[-2:], [b for _, b in parts if out[-2][0] < b < out[-1][1]], limit)
     return out
+
+
+def even_pair(view: ChunkView, pair: list[Span], cuts: list[int], limit: int) -> list[Span]:
+    """Two consecutive spans (which do not fit one chunk together) cut again at the place
+    in `cuts` (ascending, inside them) where the larger of the two is smallest while both
+    fit, so a broken leaf has no small last piece (the parts of a level come back greedy,
+    the last one holding what is left); `pair` itself if no cut does better."""
+    start, end = pair[0][0], pair[1][1]
+    low, high = 0, len(cuts)  # the first cut whose head has at least the tokens of its tail
+    while low < high:
+        middle = (low + high) // 2
+        if view.count(start, cuts[middle]) >= view.count(cuts[middle], end):
+            high = middle
+        else:
+            low = middle + 1
+    best, best_size = pair, max(view.count(*pair[0]), view.count(*pair[1]))
+    for cut in cuts[max(0, low - 1) : low + 1]:
+        head, tail = view.trim(start, cut), view.trim(cut, end)
+        if head[0] < head[1] and tail[0] < tail[1]:
+            size = max(view.count(*head, limit), view.count(*tail, limit))
+            if size < best_size:
+                best, best_size = [head, tail], size
+    return best
 
 
 def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, limit: int) -> int:

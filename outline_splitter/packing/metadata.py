@@ -10,6 +10,7 @@ from typing import Any
 from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
 from outline_splitter.packing.greedy import PackedSpan
+from outline_splitter.packing.heading_paths import heading_paths
 
 
 class _Paths:
@@ -133,9 +134,9 @@ class ChunkMetadata:
         return chunk_id(self._document_id, section_path, text, ordinal, self._id_prefix)
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
-        """`index`, `heading_path`, `title`, `kinds`, `id`, `parent_id` (None) for every
-        chunk; `section_id`, `parent_section_id`, `symbol_path` and `context` where the
-        outline has them.
+        """`index`, `heading_path`, `heading_paths`, `title`, `kinds`, `id`, `parent_id`
+        (None) for every chunk; `section_id`, `parent_section_id`, `symbol_path`, `symbol`
+        and `context` where the outline has them.
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
@@ -152,6 +153,7 @@ class ChunkMetadata:
         meta: dict[str, Any] = {
             "index": index,
             "heading_path": paths.titles,
+            "heading_paths": heading_paths(span),
             "title": paths.titles[-1] if paths.titles else "",
             "kinds": self._kinds(span),
             "id": self._id(paths, text),
@@ -162,6 +164,7 @@ class ChunkMetadata:
             meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
         if paths.symbols:
             meta["symbol_path"] = paths.symbols
+            meta["symbol"] = paths.symbols[-1]  # the definition the chunk starts in
         headed = first.ancestors.headed_nodes() if first.ancestors is not None else []
         context = self._context(paths, tail, (*headed, *tail), span.start, starts_titled)
         if context:

@@ -2,13 +2,18 @@
 chunk (`start_overlap`, `end_overlap`) and never part of its `text`.
 
 `start_overlap` is the longest tail of the previous chunk within `chunk_overlap` tokens
-that starts at a word and not inside a `VERBATIM` node (a code block); `end_overlap` is the longest head of
-the next chunk within `chunk_overlap` tokens that ends at a word.
+that starts at a word and not inside a `VERBATIM` node (a code block); `end_overlap` is
+the longest head of the next chunk within `chunk_overlap` tokens that ends at a word.
+Unless `across_sections`, an overlap never crosses a section boundary: it is empty where
+the two chunks meet at one (the first chunk of a section shares nothing of the section
+before), and otherwise stays inside the section where they meet, out of the sections
+around or inside it, so an embedding of a chunk with its overlap is of one section.
 """
 
 from __future__ import annotations
 
-from outline_splitter.nodes import Trait
+from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
 
@@ -56,19 +61,48 @@ def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     return ends[low - 1] if low > 0 else span.start
 
 
-def overlaps(spans: list[PackedSpan], view: ChunkView, overlap: int) -> list[tuple[str, str]]:
-    """(start_overlap, end_overlap) text for each span."""
+def _section(atom: Atom) -> Node | None:
+    """The innermost section an atom lies in (the atom itself if it is one)."""
+    if Trait.SECTION in atom.node.traits:
+        return atom.node
+    link = atom.ancestors.section if atom.ancestors is not None else None
+    return link.node if link is not None else None
+
+
+def _shared_section(previous: PackedSpan, following: PackedSpan) -> tuple[int, int] | None:
+    """Where an overlap between two neighbouring chunks may lie: from the end of the last
+    atom of `previous` outside the section they meet in, to the start of the first such
+    atom of `following`, and inside that section; None if they meet at a section boundary."""
+    section = _section(previous.atoms[-1])
+    if _section(following.atoms[0]) is not section:
+        return None
+    low = next((a.end for a in reversed(previous.atoms) if _section(a) is not section), previous.start)
+    high = next((a.start for a in following.atoms if _section(a) is not section), following.end)
+    if section is not None:
+        low, high = max(low, section.start), min(high, section.end)
+    return low, high
+
+
+def overlaps(
+    spans: list[PackedSpan], view: ChunkView, overlap: int, across_sections: bool = False
+) -> list[tuple[str, str]]:
+    """(start_overlap, end_overlap) text for each span (see the module docstring)."""
     result = [("", "")] * len(spans)
     if overlap <= 0:
         return result
-    for i, _span in enumerate(spans):
-        before = ""
-        after = ""
-        if i > 0:
+    shared = [(spans[i - 1].start, spans[i].end) if across_sections else _shared_section(spans[i - 1], spans[i])
+              for i in range(1, len(spans))]  # fmt: skip
+    for i in range(len(spans)):
+        before = after = ""
+        behind = shared[i - 1] if i > 0 else None
+        if behind is not None:
             previous = spans[i - 1]
-            before = view.text(tail_start(previous, view, overlap), previous.end)
-        if i + 1 < len(spans):
+            start = max(tail_start(previous, view, overlap), view.trim(behind[0], previous.end)[0])
+            before = view.text(start, previous.end) if start < previous.end else ""
+        ahead = shared[i] if i + 1 < len(spans) else None
+        if ahead is not None:
             following = spans[i + 1]
-            after = view.text(following.start, head_end(following, view, overlap))
+            end = min(head_end(following, view, overlap), view.trim(following.start, ahead[1])[1])
+            after = view.text(following.start, end) if end > following.start else ""
         result[i] = (before, after)
     return result

@@ -8,7 +8,9 @@ then any closing quotes or brackets, closing tags (in markup) and citation marks
 anything, a lower-case letter too: lower-cased prose and transcripts have sentences.
 
 A full stop does not end a sentence after a common abbreviation (`Dr.`, `e.g.`, `vs.`,
-`Fig. 3`), an initial (`J. R. R. Tolkien`), in a decimal (no white space follows) or as
+`Fig. 3`), an initial (`J. R. R. Tolkien`), capital initials before a name (`U.S.
+Army`; before `The`, `He`, `In` and other words that mostly open a sentence they end
+one), in a decimal (no white space follows) or as
 an ellipsis going on in lower case (`and then... we left`). Abbreviations that often
 end a sentence too (`etc.`, `Inc.`) end one where a capital follows.
 """
@@ -49,6 +51,14 @@ _BEFORE_NUMBERS = frozenset(
 _UNLESS_CAPITAL = frozenset({"etc", "al", "inc", "ltd", "co", "corp", "jr", "llc", "plc"})
 _DOTTED_NEVER_ENDS = frozenset({"e.g", "i.e"})
 _LONGEST_ABBREVIATION = 10
+# Capital initials (`U.S`, `U.K`, `D.C`): a name goes on after them ("U.S. Army") more
+# often than a sentence ends, so they end one only before a word that mostly opens one.
+_CAPITAL_INITIALS = re.compile(r"[A-Z](?:\.[A-Z])+")
+_OPENING_WORD = re.compile(
+    r"[\"'“‘(]?(?:The|A|An|This|That|These|Those|It|Its|He|She|We|They|I|You|There|In|On|At|But|And|So|"
+    r"If|When|While|After|Before|As|For|Our|His|Her|Their|My|Your|However|Then|Now|Yet|Some|Many|Most|"
+    r"No|Not|One|What|Why|How|Who|Where)\b"
+)
 # Opening quotes and brackets, looked past for what starts the next sentence.
 _OPENERS = "\"'“‘([«「『"
 
@@ -76,6 +86,8 @@ def _ends(source: str, match: re.Match[str], start: int) -> bool:
         word_start -= 1
     word = source[word_start:first].lower()
     if "." in word:  # dotted: e.g., U.S., a.m.
+        if _CAPITAL_INITIALS.fullmatch(source, word_start, first):  # U.S. Army, but: the U.S. The next...
+            return _OPENING_WORD.match(source, match.end()) is not None
         return following.isupper() and word not in _DOTTED_NEVER_ENDS
     if not word:
         return True  # after a number, a bracket or a quote

@@ -46,6 +46,7 @@ class RenderedView:
         self.rendered = rendered
         self.counter = counter
         self._reach = getattr(counter, "reach", None)
+        self._estimate = getattr(counter, "estimate", None)
 
     def text(self, start: int, end: int) -> str:
         lo, hi = self.rendered.span(start, end)
@@ -54,6 +55,12 @@ class RenderedView:
     def count(self, start: int, end: int, limit: int | None = None) -> int:
         lo, hi = self.rendered.span(start, end)
         return self.counter.count(lo, hi, limit)
+
+    def estimate(self, start: int, end: int) -> int | None:
+        if self._estimate is None:
+            return None
+        lo, hi = self.rendered.span(start, end)
+        return int(self._estimate(lo, hi))
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
         lo, hi = self.rendered.span(start, end)

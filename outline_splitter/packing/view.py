@@ -44,6 +44,11 @@ class ChunkView(Protocol):
         tokens: runs of non-space characters, in a markup source never cut inside a tag."""
         ...
 
+    def estimate(self, start: int, end: int) -> int | None:
+        """A cheap close estimate of `count(start, end)` that adds up over consecutive
+        spans (tokens starting inside the span), or None if the view has none."""
+        ...
+
     def blank_side(self, start: int, end: int) -> int:
         """0 if the span shows something (a letter, digit or other visible character);
         for a span of markup alone, the side it belongs to: -1 the chunk before it (it
@@ -73,9 +78,13 @@ class SourceView:
         self.source = source
         self.counter = counter
         self._reach = getattr(counter, "reach", None)
+        self._estimate = getattr(counter, "estimate", None)
 
     def text(self, start: int, end: int) -> str:
         return self.source[start:end]
+
+    def estimate(self, start: int, end: int) -> int | None:
+        return self._estimate(start, end) if self._estimate is not None else None
 
     def count(self, start: int, end: int, limit: int | None = None) -> int:
         return self.counter.count(start, end, limit)

@@ -1,0 +1,185 @@
+"""Balanced splits: a node that must be broken goes into the fewest chunks that fit, of
+about equal size, instead of chunks filled greedily to a small tail (a 7-step list as
+steps 1-6 and a lone step 7).
+
+A *run* is what the greedy packer fills between two `BARRIER`s or `CUT`s (with the
+leading atoms a `BARRIER` carries over). It starts with the parts of the innermost node
+that had to be broken, then goes on with whole siblings of that node and of the nodes
+around it, so a run is nested: the *depth* of the place between two atoms is how many
+nodes they share (their ancestors, and the node itself for the pieces of one leaf), and
+it only falls along the run. The run is planned from the inside out: the atoms before
+the first place of a lower depth are the broken node's parts, which are split on their
+own (so its last part is balanced against its first, whatever follows it); then its
+last part, now one unit, and the siblings after it are split at the next depth, and so
+on out to the end of the run.
+
+Each split is `balanced_cuts`: each atom's size is its estimated count with the white
+space after it, so the size of consecutive atoms is a difference of prefix sums (a close
+estimate of their exact count, which is checked for each planned part). A chunk may
+not end after a leading atom (a heading, a lead-in, a comment), which stays with what
+follows, nor after markup that opens what follows, nor before markup that closes what
+is before it. From the end backwards, `need[j]` is the fewest
+chunks the atoms from `j` on take; then, from the start, each cut is the one nearest an
+equal share of what is left among those that keep `need` on course. The cuts become
+`BARRIER`s before the greedy pass, which still closes a chunk wherever the exact count
+says the next atom does not fit.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+
+from outline_splitter.packing.ancestry import Ancestry, shared_depth
+from outline_splitter.packing.atoms import BARRIER, Atom, Cut
+from outline_splitter.packing.view import ChunkView, fits
+
+
+def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[Atom | Cut | None]:
+    """`atoms` with a `BARRIER` at each cut of a balanced split of every run that does not
+    fit one chunk (see the module docstring)."""
+    out: list[Atom | Cut | None] = []
+    carried: list[Atom] = []  # leading atoms the last BARRIER carries into the next run
+    own: list[Atom] = []
+    for atom in (*atoms, BARRIER):
+        if isinstance(atom, Atom):
+            own.append(atom)
+            continue
+        run = carried + own
+        tail = _leading_tail(run) if atom is BARRIER else len(run)
+        cuts = {id(run[i]) for i in _plan(run[:tail], view, chunk_size)}
+        for member in own:
+            if id(member) in cuts:
+                out.append(BARRIER)
+            out.append(member)
+        out.append(atom)
+        carried, own = run[tail:], []
+    return out[:-1]
+
+
+def _leading_tail(run: list[Atom]) -> int:
+    """Where the leading atoms at the end of `run` begin."""
+    i = len(run)
+    while i > 0 and run[i - 1].leading:
+        i -= 1
+    return i
+
+
+def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
+    """The positions in `run` before which a balanced split closes a chunk: none if the
+    run fits one chunk, or if no plan within `_TRIES` has every part fit by its exact count
+    (the sizes are estimates: then the greedy pass alone fills the run)."""
+    if len(run) < 2 or fits(view, run[0].start, run[-1].end, chunk_size):
+        return set()
+    sizes = _sizes(run, view, chunk_size)
+    paths = [Ancestry(atom.node, atom.ancestors) for atom in run]
+    depth = [0] + [shared_depth(paths[i - 1], paths[i]) for i in range(1, len(run))]
+    sides = [view.blank_side(atom.start, atom.end) for atom in run]
+    # no chunk ends with what leads, or with markup that opens what follows it, nor
+    # starts with markup that closes what is before it
+    allowed = [False] + [
+        not run[i - 1].leading and sides[i] >= 0 and (sides[i - 1] <= 0 or sides[i] > 0) for i in range(1, len(run))
+    ]
+    budget = chunk_size
+    for _ in range(_TRIES):
+        cuts = _nested_cuts(sizes, depth, allowed, budget)
+        planned = [(a, b) for a, b in zip([0, *cuts], [*cuts, len(run)]) if b - a > 1 and sum(sizes[a:b]) <= budget]
+        over = max((view.count(run[a].start, run[b - 1].end) - chunk_size for a, b in planned), default=0)
+        if over <= 0:
+            return set(cuts)
+        budget -= min(over, max(1, budget // 16))
+    return set()
+
+
+# How many plans `_plan` tries, each with a budget lower by what the last one's largest
+# part was over (the estimate is a few tokens off at most, so one more try is the rule).
+_TRIES = 3
+
+
+def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget: int) -> list[int]:
+    """Cuts planned from the inside out (see the module docstring): at each depth, the
+    atoms up to the first allowed place of a lower depth, after the last cut so far."""
+    allowed = list(allowed)
+    n = len(sizes)
+    cuts: list[int] = []
+    start = 0
+    while True:
+        inner = max((depth[i] for i in range(start + 1, n) if allowed[i]), default=0)
+        end = next((i for i in range(start + 1, n) if allowed[i] and depth[i] < inner), n)
+        here = [i > start and allowed[i] and depth[i] == inner for i in range(start, end)]
+        found = [start + i for i in balanced_cuts(sizes[start:end], here, budget)]
+        cuts += found
+        if end == n:
+            return cuts
+        start = found[-1] if found else start
+        for i in range(start + 1, end):
+            allowed[i] = False  # inside the last part just planned: that part is one unit now
+
+
+def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:
+    """Each atom's tokens with the white space up to the next one, at most `chunk_size + 1`
+    (an atom over the budget is a chunk of its own whatever its size): the view's close
+    estimate where it has one (which adds up: the parts' exact counts are checked after),
+    else exact counts."""
+    ends = [atom.start for atom in run[1:]] + [run[-1].end]
+    sizes: list[int] = []
+    for atom, end in zip(run, ends):
+        size = view.estimate(atom.start, end)
+        sizes.append(min(view.count(atom.start, end, chunk_size) if size is None else size, chunk_size + 1))
+    return sizes
+
+
+def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[int]:
+    """The positions `i` (0 < i < len(sizes), `allowed[i]`) before which a chunk ends, for
+    the fewest chunks of items whose sizes add up to at most `budget` (an item over it
+    alone, or with the items it may not be cut from), each chunk as near an equal share
+    of what remains as the fewest chunks allow, and the last not under a third of the
+    largest where another last cut avoids it."""
+    n = len(sizes)
+    prefix = list(accumulate(sizes, initial=0))
+    ends = [e for e in range(1, n) if allowed[e]] + [n]
+    need, far_of = _fewest(prefix, ends, budget)
+    cuts: list[int] = []
+    start = largest = 0
+    while need[start] > 1:
+        best = _next_cut(prefix, ends, need, far_of[start], start, largest, budget)
+        cuts.append(best)
+        largest = max(largest, prefix[best] - prefix[start])
+        start = best
+    return cuts
+
+
+def _next_cut(
+    prefix: list[int], ends: list[int], need: list[int], far: int, start: int, largest: int, budget: int
+) -> int:
+    """The end of the chunk from `start`: among the ends up to `far` that leave the fewest
+    chunks after it, the one nearest an equal share of what is left; at the last cut, one
+    that leaves no tail under a third of the largest chunk first, if there is one."""
+    n, left = len(prefix) - 1, need[start]
+    target = prefix[start] + (prefix[n] - prefix[start]) / left
+
+    def badness(end: int) -> tuple[bool, float]:
+        part, tail = prefix[end] - prefix[start], prefix[n] - prefix[end]
+        return left == 2 and 3 * tail < max(largest, part), abs(prefix[end] - target)
+
+    best = far
+    k = bisect_left(ends, far) if prefix[far] - prefix[start] <= budget else -1
+    while k > 0 and ends[k - 1] > start and need[ends[k - 1]] == left - 1:
+        k -= 1
+        if badness(ends[k]) < badness(best):
+            best = ends[k]
+    return best
+
+
+def _fewest(prefix: list[int], ends: list[int], budget: int) -> tuple[list[int], list[int]]:
+    """For each start `j`: the fewest chunks from `j` to the end, and the furthest end
+    in `ends` of a chunk from `j` within `budget` (the nearest end if none fits)."""
+    n = len(prefix) - 1
+    end_prefix = [prefix[e] for e in ends]
+    need = [0] * (n + 1)
+    far_of = [n] * n
+    for j in range(n - 1, -1, -1):
+        k = bisect_right(end_prefix, prefix[j] + budget) - 1
+        far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]
+        need[j] = 1 + need[far_of[j]]
+    return need, far_of

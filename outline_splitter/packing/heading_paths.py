@@ -1,0 +1,65 @@
+"""Every section path a chunk covers: `metadata["heading_paths"]`, beside `heading_path`
+(which says only where the chunk starts). A chunk that runs over the changelog sections
+0.10.0, 0.9.0 and 0.8.1 names all three, so a retriever can tell what it holds."""
+
+from __future__ import annotations
+
+from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.ancestry import Ancestry
+from outline_splitter.packing.greedy import PackedSpan
+
+_Path = tuple[str, ...]
+
+
+def _title(node: Node) -> str | None:
+    label = node.label
+    return label.title if label is not None and Trait.SECTION in node.traits else None
+
+
+def heading_paths(span: PackedSpan) -> list[list[str]]:
+    """The title paths (outermost first) of the sections that the chunk's atoms lie in or
+    hold, each once, in document order; none for text outside every section."""
+    out: list[_Path] = []
+    seen: set[_Path] = set()
+
+    def add(path: _Path) -> None:
+        if path and path not in seen:
+            seen.add(path)
+            out.append(path)
+
+    bases: dict[Ancestry, _Path] = {}  # by identity: atoms of one parent share their chain
+    for atom in span.atoms:
+        base = _chain_path(atom.ancestors, bases)
+        title = None if atom.piece else _title(atom.node)
+        if title is None:  # a whole section says its own path, below
+            add(base)
+        if atom.piece or not atom.node.children:
+            if title is not None:
+                add((*base, title))
+            continue
+        stack: list[tuple[Node, _Path]] = [(atom.node, base)]
+        while stack:  # the sections inside a whole atom (not built ones: deferred parts hold none)
+            node, path = stack.pop()
+            title = _title(node)
+            if title is not None:
+                path = (*path, title)
+                add(path)
+            stack.extend((child, path) for child in reversed(node.children))
+    return [list(path) for path in out]
+
+
+def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:
+    """The titles of the sections of a chain, outermost first; each link is read once
+    (walking up to the nearest link already read), so a deep chain costs its depth once,
+    not per atom."""
+    unread: list[Ancestry] = []
+    while link is not None and link not in bases:
+        unread.append(link)
+        link = link.parent
+    path: _Path = bases[link] if link is not None else ()
+    for each in reversed(unread):
+        title = _title(each.node)
+        if title is not None:
+            path = (*path, title)
+        bases[each] = path
+    return path
