@@ -25,10 +25,12 @@ def _small_and_stuck(splitter: OutlineTextSplitter, text: str) -> tuple[int, int
     return len(chunks), small, mergeable
 
 
-def test_a_tiny_last_chunk_takes_a_block_from_the_one_before_where_no_join_fits():
+def test_a_tiny_last_chunk_is_balanced_away_and_min_chunk_size_keeps_that_split():
     paragraph = " ".join(["word"] * 62) + "."
     text = f"{paragraph}\n\n{paragraph}\n\nA short tail here."
-    assert [c.token_count for c in OutlineTextSplitter(doc_type="text", chunk_size=128).split(text)] == [126, 5]
+    # greedy filling would give [126, 5]; balanced splits already avoid the tiny tail, and
+    # min_chunk_size keeps that split (the tail's join with the first chunk cannot fit)
+    assert [c.token_count for c in OutlineTextSplitter(doc_type="text", chunk_size=128).split(text)] == [63, 68]
     merged = OutlineTextSplitter(doc_type="text", chunk_size=128, min_chunk_size=16).split(text)
     assert [c.token_count for c in merged] == [63, 68]
     assert merged[1].text == f"{paragraph}\n\nA short tail here."
