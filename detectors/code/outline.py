@@ -26,6 +26,7 @@ character offsets when a node is made.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import partial
 from itertools import pairwise
 from typing import Any
@@ -65,6 +66,7 @@ _LEADING = (COMMENT, DECORATOR)
 
 # A node spanning fewer lines gets no children: cutting it at line ends is as good.
 MIN_SPLIT_LINES = 4
+_LINE_END = re.compile(rb"\n")
 # How deep to look for the body of a definition that has no `body` field (Go's
 # type_declaration > type_spec > struct_type > field_declaration_list).
 _BODY_SEARCH_DEPTH = 3
@@ -130,6 +132,7 @@ class CodeOutline:
         self.text = text
         self.data = data
         self.char = ByteToChar(text)
+        self.line_ends: list[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
 
     def build(self, tree: Tree) -> Node:
         root = Node(DOCUMENT, 0, len(self.text), meta={"language": self.language.name}, traits=TRAITS[DOCUMENT])
@@ -353,8 +356,15 @@ class CodeOutline:
         return Node(kind, self.char(start), self.char(end), meta=meta, traits=TRAITS[kind])
 
     def _spans_lines(self, start: int, end: int) -> bool:
-        """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more."""
-        return self.data.count(b"\n", start, end) >= MIN_SPLIT_LINES - 1
+        """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more: whether the
+        `MIN_SPLIT_LINES - 1`-th line end from `start` comes before `end`, looked up in
+        the table of line ends (counting them per statement was quadratic in the depth
+        of nested blocks, each spanning the rest of the file)."""
+        line_ends = self.line_ends
+        if line_ends is None:
+            line_ends = self.line_ends = [match.start() for match in _LINE_END.finditer(self.data)]
+        last = bisect_left(line_ends, start) + MIN_SPLIT_LINES - 2
+        return last < len(line_ends) and line_ends[last] < end
 
     def _import_group(self, items: list[_Item]) -> Node:
         group = self._node(IMPORTS, items[0].start, items[-1].end)
