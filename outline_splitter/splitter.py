@@ -13,7 +13,14 @@ from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.lines import LineIndex
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
-from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_hooks, resolve_doc_type
+from outline_splitter.registry import (
+    DocFormat,
+    doc_type_for_path,
+    load_detector,
+    load_hooks,
+    load_kinds,
+    resolve_doc_type,
+)
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
 
 # The values of the `content` option.
@@ -78,6 +85,12 @@ class OutlineTextSplitter:
             raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
         if isinstance(separators, str):
             raise ValueError("separators must be a sequence of node kinds or selectors, not a single string")
+        for name, names in (("never_break_within", never_break_within), ("separators", separators)):
+            for item in names:
+                if not isinstance(item, str) or not item.strip():
+                    raise ValueError(
+                        f"{name} holds {item!r}: each must be a node kind or a CSS selector (a non-blank str)"
+                    )
         if id_prefix is not None and (not isinstance(id_prefix, str) or not id_prefix.strip()):
             raise ValueError(f"id_prefix must be a non-blank string or None, not {id_prefix!r}")
         self.doc_type = doc_type
@@ -101,6 +114,7 @@ class OutlineTextSplitter:
         if self._format is not None:
             self._output_for(self._format)
             self._content_hook(self._format)
+            self._check_kinds(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
 
     # -- pass one -------------------------------------------------------------------
@@ -150,6 +164,7 @@ class OutlineTextSplitter:
         if mark is not None:
             mark(text, root, self.never_break_within, self.separators)
             return
+        self._check_kinds(fmt)
         never_break = set(self.never_break_within)
         separators = set(self.separators)
         for node in root.expand_all().walk():
@@ -157,6 +172,21 @@ class OutlineTextSplitter:
                 node.traits |= Trait.NEVER_BREAK
             if node.kind in separators:
                 node.traits |= Trait.SEPARATOR
+
+    def _check_kinds(self, fmt: DocFormat) -> None:
+        """`ValueError` naming the option and the format's kinds if `never_break_within`
+        or `separators` names a kind the format's detector never makes (a format with a
+        `mark` hook reads them its own way, e.g. as CSS selectors)."""
+        kinds = load_kinds(fmt)
+        if kinds is None or load_hooks(fmt).mark is not None:
+            return
+        for name, names in (("never_break_within", self.never_break_within), ("separators", self.separators)):
+            unknown = [kind for kind in names if kind not in kinds]
+            if unknown:
+                raise ValueError(
+                    f"{name}: {', '.join(map(repr, unknown))} is not a node kind of doc_type {fmt.name!r}; "
+                    f"its kinds are {', '.join(sorted(kinds))}"
+                )
 
     def _output_for(self, fmt: DocFormat) -> str:
         """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
