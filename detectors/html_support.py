@@ -103,7 +103,19 @@ def _matcher(text: str, elements: list[Node]) -> Matcher:
     return _numbered_dom(text, elements).matches
 
 
-HTML_HOOKS = FormatHooks(view=html_view, mark=mark_html_nodes, select=select_html_content)
+def check_html_selectors(never_break_within: Sequence[str], separators: Sequence[str]) -> None:
+    """`ValueError` naming the option and the selector if one does not parse (on an
+    empty page: a selector's syntax does not depend on the page)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    empty = _NumberedDom(LexborHTMLParser(""), _NODE_ATTRIBUTE_PREFIX)
+    empty.matches(never_break_within, "never_break_within")
+    empty.matches(separators, "separators")
+
+
+HTML_HOOKS = FormatHooks(
+    view=html_view, mark=mark_html_nodes, select=select_html_content, check=check_html_selectors
+)
 
 
 class _NumberedDom:

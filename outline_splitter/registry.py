@@ -37,12 +37,15 @@ class FormatHooks:
     separators)` gives the nodes the user's options select their `NEVER_BREAK` and
     `SEPARATOR` traits (without it, both options name node kinds); `select(text, root,
     content, include, exclude)` marks what the `content` option and the `include` /
-    `exclude` selectors leave out (without it, a format has only `content="all"`).
+    `exclude` selectors leave out (without it, a format has only `content="all"`);
+    `check(never_break_within, separators)` raises `ValueError` for values `mark` could
+    not read, before any text is split (CSS selectors that do not parse).
     """
 
     view: Callable[[str, Node, Tokenizer, str], ChunkView] | None = None
     mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
     select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
+    check: Callable[[Sequence[str], Sequence[str]], None] | None = None
 
 
 NO_HOOKS = FormatHooks()

@@ -114,7 +114,7 @@ class OutlineTextSplitter:
         if self._format is not None:
             self._output_for(self._format)
             self._content_hook(self._format)
-            self._check_kinds(self._format)
+            self._check_names(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
 
     # -- pass one -------------------------------------------------------------------
@@ -164,7 +164,7 @@ class OutlineTextSplitter:
         if mark is not None:
             mark(text, root, self.never_break_within, self.separators)
             return
-        self._check_kinds(fmt)
+        self._check_names(fmt)
         never_break = set(self.never_break_within)
         separators = set(self.separators)
         for node in root.expand_all().walk():
@@ -173,12 +173,18 @@ class OutlineTextSplitter:
             if node.kind in separators:
                 node.traits |= Trait.SEPARATOR
 
-    def _check_kinds(self, fmt: DocFormat) -> None:
-        """`ValueError` naming the option and the format's kinds if `never_break_within`
-        or `separators` names a kind the format's detector never makes (a format with a
-        `mark` hook reads them its own way, e.g. as CSS selectors)."""
+    def _check_names(self, fmt: DocFormat) -> None:
+        """`ValueError` naming the option if `never_break_within` or `separators` holds
+        what the format cannot read: a kind its detector never makes (listing its
+        kinds), or what its own `check` hook refuses (for HTML, a CSS selector that does
+        not parse)."""
+        hooks = load_hooks(fmt)
+        if hooks.mark is not None:
+            if hooks.check is not None:
+                hooks.check(self.never_break_within, self.separators)
+            return
         kinds = load_kinds(fmt)
-        if kinds is None or load_hooks(fmt).mark is not None:
+        if kinds is None:
             return
         for name, names in (("never_break_within", self.never_break_within), ("separators", self.separators)):
             unknown = [kind for kind in names if kind not in kinds]
