@@ -39,6 +39,19 @@ BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u20
 _LINE_BREAKS = frozenset(BREAKS - HIDDEN)
 
 
+def _entity(reference: str) -> tuple[int, str]:
+    """How many characters at the start of a `_ENTITY` match are a character reference,
+    and what they read as. `&amp;` is all of it; `&ampx` (a legacy name without its
+    `;`) only `&amp`, the `x` is text; `&F`, no entity, only its `&`: each character that
+    is text keeps its own source offset, so a chunk can end before it."""
+    decoded = unescape(reference)
+    shared = 0  # the literal tail that `unescape` left as it was
+    limit = min(len(reference), len(decoded)) - 1
+    while shared < limit and reference[-1 - shared] == decoded[-1 - shared]:
+        shared += 1
+    return len(reference) - shared, decoded[: len(decoded) - shared]
+
+
 def _fold(run: str) -> str:
     if _BREAK in run:
         return "\n"
@@ -68,14 +81,14 @@ class ExtractedText:
                 return
             cursor = 0
             for match in _ENTITY.finditer(segment):
-                a, b = match.span()
+                a = match.start()
                 if a > cursor:
                     pieces.append(segment[cursor:a])
                     starts.extend(range(start + cursor, start + a))
-                decoded = unescape(match.group())
+                length, decoded = _entity(match.group())
                 pieces.append(decoded)
                 starts.extend([start + a] * len(decoded))
-                cursor = b
+                cursor = a + length  # what follows a legacy entity, or a lone "&", is text
             if cursor < len(segment):
                 pieces.append(segment[cursor:])
                 starts.extend(range(start + cursor, end))
@@ -142,7 +155,7 @@ class ExtractedText:
         if self.source.startswith("&", last):
             match = _ENTITY.match(self.source, last)
             if match is not None:
-                return first, match.end()
+                return first, last + _entity(match.group())[0]
         return first, last + 1
 
 
