@@ -13,6 +13,7 @@ from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.lines import LineIndex
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
+from outline_splitter.reading import UndecodableError, check_decoding, read_text_file
 from outline_splitter.registry import (
     DocFormat,
     doc_type_for_path,
@@ -214,17 +215,29 @@ class OutlineTextSplitter:
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
         return self._split(text, self._require_format(), document_id)
 
-    def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
-        """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
+    def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
+        """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
+
+        Bytes that do not decode raise a `ValueError` naming the file and the byte
+        offset, unless `errors` names another codec error handler (`"replace"` reads
+        them as U+FFFD). A leading BOM is dropped: offsets are into the decoded text
+        after it (`outline_splitter.reading`)."""
+        check_decoding(encoding, errors)
         fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        chunks = self._split(Path(path).read_text(encoding=encoding), fmt, str(path))
+        try:
+            text = read_text_file(Path(path), encoding, errors)
+        except UndecodableError as exc:
+            raise ValueError(f"{path}: {exc}; pass errors='replace' to read such bytes as U+FFFD") from exc
+        chunks = self._split(text, fmt, str(path))
         for chunk in chunks:
             chunk.metadata["source"] = str(path)
         return chunks
 
-    def split_files(self, paths: Iterable[str | Path], encoding: str = "utf-8") -> list[TextChunk]:
+    def split_files(
+        self, paths: Iterable[str | Path], encoding: str = "utf-8", errors: str = "strict"
+    ) -> list[TextChunk]:
         """`split_file` of each path, one list in order (each chunk's `source` says whose)."""
-        return [chunk for path in paths for chunk in self.split_file(path, encoding)]
+        return [chunk for path in paths for chunk in self.split_file(path, encoding, errors)]
 
     def split_documents(self, documents: Iterable[D], chunk_header: str | None = None) -> list[D]:
         """One document per chunk of each document's `page_content`, of the input's own

@@ -134,3 +134,27 @@ def test_chunk_fields():
     assert meta["index"] == 0 and meta["heading_path"] == ["Title"] and meta["title"] == "Title"
     assert meta["kinds"] == ["heading", "paragraph", "section"]
     assert meta["chunk_number"] == 1 and meta["id"]
+
+
+def test_split_file_names_the_file_and_byte_it_cannot_decode(tmp_path):
+    path = tmp_path / "bad.md"
+    path.write_bytes(b"# Title\n\nok \xff\xfe here\n")
+    with pytest.raises(ValueError, match=r"bad\.md.*byte 12.*errors='replace'"):
+        OutlineTextSplitter(doc_type="auto").split_file(path)
+    chunks = OutlineTextSplitter(doc_type="auto").split_file(path, errors="replace")
+    assert "ok \ufffd\ufffd here" in chunks[0].text
+    with pytest.raises(ValueError, match="errors"):
+        OutlineTextSplitter(doc_type="auto").split_file(path, errors="no-such-handler")
+    with pytest.raises(ValueError, match="encoding"):
+        OutlineTextSplitter(doc_type="auto").split_file(path, encoding="no-such-codec")
+
+
+@pytest.mark.parametrize(("encoding", "data"), [("utf-8", b"\xef\xbb\xbf"), ("utf-8-sig", b"\xef\xbb\xbf"),
+                                                ("utf-16", b""), ("utf-16-le", "\ufeff".encode("utf-16-le"))])
+def test_split_file_drops_a_bom_and_counts_offsets_after_it(tmp_path, encoding, data):
+    text = "# Title\n\nBody text.\n"
+    path = tmp_path / "notes.md"
+    path.write_bytes(data + text.encode(encoding))
+    chunks = OutlineTextSplitter(doc_type="auto").split_file(path, encoding=encoding)
+    assert chunks[0].start_pos == 0 and chunks[0].text == text[chunks[0].start_pos : chunks[0].end_pos]
+    assert chunks[0].text.startswith("# Title")
