@@ -229,3 +229,11 @@ def test_forged_node_marker_is_an_ordinary_attribute(number: str) -> None:
             got = split_checked(forged, "html", output, **options)
             want = split_checked(plain, "html", output, **options)
             assert [(c.start_pos, c.end_pos) for c in got] == [(c.start_pos, c.end_pos) for c in want]
+
+
+@pytest.mark.parametrize("unit", [".", "?!", "。", ".)"])
+@pytest.mark.parametrize(("doc_type", "output"), [("text", None), ("markdown", None), ("html", "text")])
+def test_a_megabyte_of_sentence_ends(unit: str, doc_type: str, output: str | None) -> None:
+    """64 KB of "." took over a minute in the sentence pattern (each start retried the run)."""
+    split_checked("Intro words " + unit * (1_000_000 // len(unit)), doc_type, output, twice=False, tokenizer=len,
+                  chunk_size=4096)  # fmt: skip
