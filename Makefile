@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint bench bench-scale snapshots
+.PHONY: demo test lint fuzz bench bench-scale snapshots
 
 EXTRAS := dev,langchain,llama-index,ray
 # A download cut short (seen as a hash mismatch) fails one attempt, so up to three are made.
@@ -33,6 +33,12 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check outline_splitter detectors tests benchmarks
 	$(VENV)/bin/mypy
+
+# Fuzzing split (every doc type, arbitrary text and arguments) for FUZZ_SECONDS, 20
+# minutes by default: tests/fuzz.py. A failure it finds becomes an @example in tests/test_fuzz.py.
+FUZZ_SECONDS ?= 1200
+fuzz: $(STAMP)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(PY) -m tests.fuzz
 
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks

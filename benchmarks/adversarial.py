@@ -19,7 +19,11 @@ from dataclasses import dataclass
 
 from benchmarks.timing import cpu_seconds
 from detectors.html_scan import scan
+from detectors.markdown import detect_markdown
+from detectors.sections import detect_latex, detect_rst
+from detectors.text import detect_text
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.packing.sentences import sentences
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,15 @@ def _split(doc_type: str) -> Callable[[str], object]:
     return run
 
 
+def _sentences(text: str) -> object:
+    return len(sentences(text, 0, len(text)))
+
+
+def _outline(detect: Callable[[str], object]) -> Callable[[str], object]:
+    """Pass one of a format, deferred children built too."""
+    return lambda text: detect(text).expand_all()  # type: ignore[attr-defined]
+
+
 CASES = (
     Case("scan '<a'", "<a", _scan_all),
     Case("scan '<a title=\"'", '<a title="', _scan_all),
@@ -78,6 +91,24 @@ CASES = (
     Case("split rust nested if", "if a {\n", _split("rust"), head="fn main() {\n", close="}\n", tail="}\n"),
     Case("split php '{'", "{", _split("php"), head="<?php\n", close="}"),
     Case("split c '{'", "{", _split("c"), head="int f(){", close="}", tail="}"),
+    # the other patterns that read input: sentence ends, the line and block patterns of
+    # the Markdown, text, reStructuredText and LaTeX detectors (nesting is not here:
+    # the deep-nesting rows are benchmarks of their own)
+    Case("sentences '.'", ".", _sentences),
+    Case("sentences 'a. '", "a. ", _sentences),
+    Case("sentences 'e.g.'", "e.g.", _sentences),
+    Case("sentences '?!)\"'", '?!)"', _sentences),
+    Case("markdown '*a'", "*a", _outline(detect_markdown)),
+    Case("markdown '[a]('", "[a](", _outline(detect_markdown)),
+    Case("markdown '`'", "`", _outline(detect_markdown)),
+    Case("markdown 'a\\n---\\n'", "a\n---\n", _outline(detect_markdown)),
+    Case("markdown '|a'", "|a", _outline(detect_markdown), head="|a|b|\n|-|-|\n"),
+    Case("text '\\n \\t'", "\n \t", _outline(detect_text)),
+    Case("rst '::'", "::", _outline(detect_rst)),
+    Case("rst 'a\\n---\\n'", "a\n---\n", _outline(detect_rst)),
+    Case("rst '.. a::'", ".. a::", _outline(detect_rst)),
+    Case("latex '\\section{'", "\\section{", _outline(detect_latex)),
+    Case("latex '\\begin{a}'", "\\begin{a}", _outline(detect_latex)),
 )
 
 

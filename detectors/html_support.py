@@ -5,11 +5,15 @@ the CSS selectors of `never_break_within` and `separators`, and the `content` op
 Selectors run on selectolax's lexbor DOM, which keeps no source positions. To tie its
 elements to the outline's nodes, the source is parsed once with an attribute holding
 each node's number added to the node's start tag; a matching element names its node.
+The attribute's name is drawn at random per parse and checked absent from the page, so
+a page cannot forge it: an attribute of the input that looks like it (even the name an
+earlier call used) is an ordinary attribute.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +25,17 @@ from outline_splitter.packing.view import ChunkView, SourceView, word_bounds
 from outline_splitter.registry import FormatHooks
 from outline_splitter.tokens import Tokenizer, span_counter_for
 
-_NODE_ATTRIBUTE = "data-outline-node"
+_NODE_ATTRIBUTE_PREFIX = "data-outline-node-"
+
+
+def _node_attribute(text: str) -> str:
+    """An attribute name that occurs nowhere in `text` (HTML folds attribute names to
+    lower case, so the check is on the lower-cased page)."""
+    lowered = text.lower()
+    while True:
+        name = _NODE_ATTRIBUTE_PREFIX + secrets.token_hex(8)
+        if name not in lowered:
+            return name
 
 
 def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> ChunkView:
@@ -74,9 +88,9 @@ def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], se
             parents[id(child)] = node
             stack.append(child)
     document = _numbered_dom(text, elements)
-    for number in _matches(document, never_break_within, "never_break_within"):
+    for number in document.matches(never_break_within, "never_break_within"):
         elements[number].traits |= Trait.NEVER_BREAK
-    for number in _matches(document, separators, "separators"):
+    for number in document.matches(separators, "separators"):
         node = elements[number]
         parent = parents.get(id(node))
         if (
@@ -96,36 +110,56 @@ def select_html_content(text: str, root: Node, content: str, include: Sequence[s
 
 
 def _matcher(text: str, elements: list[Node]) -> Matcher:
-    document = _numbered_dom(text, elements)
-    return lambda selectors, argument: _matches(document, selectors, argument)
+    return _numbered_dom(text, elements).matches
 
 
-HTML_HOOKS = FormatHooks(view=html_view, mark=mark_html_nodes, select=select_html_content)
-
-
-def _numbered_dom(text: str, elements: list[Node]) -> Any:
+def check_html_selectors(never_break_within: Sequence[str], separators: Sequence[str]) -> None:
+    """`ValueError` naming the option and the selector if one does not parse (on an
+    empty page: a selector's syntax does not depend on the page)."""
     from selectolax.lexbor import LexborHTMLParser
 
+    empty = _NumberedDom(LexborHTMLParser(""), _NODE_ATTRIBUTE_PREFIX)
+    empty.matches(never_break_within, "never_break_within")
+    empty.matches(separators, "separators")
+
+
+HTML_HOOKS = FormatHooks(
+    view=html_view, mark=mark_html_nodes, select=select_html_content, check=check_html_selectors
+)
+
+
+class _NumberedDom:
+    """The page parsed by lexbor with each element node's number in `attribute`."""
+
+    def __init__(self, document: Any, attribute: str) -> None:
+        self.document = document
+        self.attribute = attribute
+
+    def matches(self, selectors: Sequence[str], argument: str) -> set[int]:
+        """The numbers of the element nodes that match any of `selectors`."""
+        numbers: set[int] = set()
+        for selector in selectors:
+            try:
+                found = self.document.css(selector)
+            except Exception as exc:  # selectolax raises its own errors for a bad selector
+                raise ValueError(f"{argument}: {selector!r} is not a valid CSS selector ({exc})") from exc
+            for element in found:
+                number = element.attributes.get(self.attribute)
+                if number is not None:  # absent on elements lexbor made up (html, body, ...)
+                    numbers.add(int(number))
+        return numbers
+
+
+def _numbered_dom(text: str, elements: list[Node]) -> _NumberedDom:
+    from selectolax.lexbor import LexborHTMLParser
+
+    attribute = _node_attribute(text)
     pieces: list[str] = []
     cursor = 0
     for number, node in enumerate(elements):
         at = node.start + 1 + len(node.meta["tag"])
         pieces.append(text[cursor:at])
-        pieces.append(f' {_NODE_ATTRIBUTE}="{number}"')
+        pieces.append(f' {attribute}="{number}"')
         cursor = at
     pieces.append(text[cursor:])
-    return LexborHTMLParser("".join(pieces))
-
-
-def _matches(document: Any, selectors: Sequence[str], argument: str) -> set[int]:
-    numbers: set[int] = set()
-    for selector in selectors:
-        try:
-            found = document.css(selector)
-        except Exception as exc:  # selectolax raises its own errors for a bad selector
-            raise ValueError(f"{argument}: {selector!r} is not a valid CSS selector ({exc})") from exc
-        for element in found:
-            number = element.attributes.get(_NODE_ATTRIBUTE)
-            if number is not None and number.isdigit():
-                numbers.add(int(number))
-    return numbers
+    return _NumberedDom(LexborHTMLParser("".join(pieces)), attribute)

@@ -42,7 +42,7 @@ _BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U
 _FOLD = re.compile(r"[ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00]")
 # The white space left after folding, and the kinds that folding keeps but that show
 # nothing: no-break and other Unicode spaces, zero-width characters.
-_BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
+BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
 _LINE_BREAKS = frozenset(BREAKS - HIDDEN)
 
 
@@ -176,9 +176,9 @@ class ExtractedText:
         text = self.text
         lo = bisect_left(self.starts, start)
         hi = bisect_left(self.starts, end, lo)
-        while lo < hi and text[lo] in _BLANK:
+        while lo < hi and text[lo] in BLANK:
             lo += 1
-        while hi > lo and text[hi - 1] in _BLANK:
+        while hi > lo and text[hi - 1] in BLANK:
             hi -= 1
         return lo, hi
 
@@ -187,7 +187,7 @@ class ExtractedText:
         before `lo` for every `start`: where the first visible character from `lo` on
         comes from (blank characters at a span's end are not part of it)."""
         text = self.text
-        while lo < len(text) and text[lo] in _BLANK:
+        while lo < len(text) and text[lo] in BLANK:
             lo += 1
         return self.starts[lo] if lo < len(self.starts) else len(self.source)
 

@@ -68,6 +68,8 @@ _LEAF_KINDS = {
     "html_block": HTML_BLOCK,
     "front_matter": FRONT_MATTER,
 }
+# Every kind this detector makes: what `never_break_within` and `separators` may name.
+KINDS = frozenset({DOCUMENT, SECTION, HEADING, *_CONTAINER_KINDS.values(), *_LEAF_KINDS.values()})
 _SLUG_DROP = re.compile(r"[^\w\- ]")
 
 # A fence's info string starts with its language: "rust", "cairo, noplayground", "js{1,3}".

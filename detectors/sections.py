@@ -36,6 +36,9 @@ from outline_splitter.nodes import (
 ENVIRONMENT = "environment"
 # How the packer treats each kind these detectors make.
 TRAITS: dict[str, Trait] = {**SHARED_TRAITS, ENVIRONMENT: Trait.LINES}
+# Every kind each detector makes: what `never_break_within` and `separators` may name.
+RST_KINDS = frozenset({DOCUMENT, SECTION, HEADING, PARAGRAPH, CODE})
+LATEX_KINDS = RST_KINDS | {LIST, LIST_ITEM, ENVIRONMENT}
 
 Heading = tuple[int, int, int, str]  # start, end, level, title
 Blocks = Callable[[str, int, int], list[Node]]
@@ -90,6 +93,7 @@ def _rst_headings(text: str) -> list[Heading]:
     styles: dict[tuple[str, bool], int] = {}
     headings: list[Heading] = []
     index = 0
+    free = 0  # the first line not part of a heading: the earliest an overline can be
     while index + 1 < len(lines):
         title, under = lines[index], lines[index + 1]
         underline = _ADORNMENT.match(under)
@@ -102,7 +106,7 @@ def _rst_headings(text: str) -> list[Heading]:
         ):
             index += 1
             continue
-        over = index > 0 and lines[index - 1].rstrip() == under.rstrip()
+        over = index > free and lines[index - 1].rstrip() == under.rstrip()
         if title[:1].isspace() and not over:  # an indented line is a title only when overlined
             index += 1
             continue
@@ -112,6 +116,7 @@ def _rst_headings(text: str) -> list[Heading]:
         end = starts[index + 2] if index + 2 < len(starts) else len(text)
         headings.append((starts[first], end, level, title.strip()))
         index += 2
+        free = index
     return headings
 
 

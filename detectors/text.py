@@ -11,6 +11,8 @@ import re
 from outline_splitter.nodes import DOCUMENT, PARAGRAPH, SHARED_TRAITS, Node, Trait, apply_traits, mark_lead_ins
 
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
+# Every kind this detector makes: what `never_break_within` and `separators` may name.
+KINDS = frozenset({DOCUMENT, PARAGRAPH})
 
 _BLANK_LINES = re.compile(r"(?:\r\n?|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
 

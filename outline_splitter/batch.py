@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from outline_splitter.models import TextChunk
+from outline_splitter.reading import UndecodableError, read_text_file
 from outline_splitter.registry import FORMATS, doc_type_for_path, load_hooks, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 from outline_splitter.tokens import resolve_tokenizer
@@ -231,9 +232,9 @@ class Splitters:
 def read_path(path: Path, encoding: str) -> str:
     """A file's text; `InputError` saying why when it cannot be read or decoded."""
     try:
-        return path.read_text(encoding=encoding)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot decode as {encoding} (byte {exc.start}: {exc.reason})") from exc
+        return read_text_file(path, encoding)
+    except UndecodableError as exc:
+        raise InputError(str(exc)) from exc
     except FileNotFoundError as exc:
         reason = "a dangling symbolic link" if path.is_symlink() else "no such file or directory"
         raise InputError(reason) from exc

@@ -37,12 +37,15 @@ class FormatHooks:
     separators)` gives the nodes the user's options select their `NEVER_BREAK` and
     `SEPARATOR` traits (without it, both options name node kinds); `select(text, root,
     content, include, exclude)` marks what the `content` option and the `include` /
-    `exclude` selectors leave out (without it, a format has only `content="all"`).
+    `exclude` selectors leave out (without it, a format has only `content="all"`);
+    `check(never_break_within, separators)` raises `ValueError` for values `mark` could
+    not read, before any text is split (CSS selectors that do not parse).
     """
 
     view: Callable[[str, Node, Tokenizer, str], ChunkView] | None = None
     mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
     select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
+    check: Callable[[Sequence[str], Sequence[str]], None] | None = None
 
 
 NO_HOOKS = FormatHooks()
@@ -52,6 +55,9 @@ NO_HOOKS = FormatHooks()
 class DocFormat:
     """One doc type. `detector` is `"module:function"`; with `argument` set, the function
     is a factory called once with it (one code detector serves many languages).
+    `kinds`, if set, is `"module:attribute"` naming the node kinds the detector makes
+    (what `never_break_within` and `separators` may name where the format has no
+    `mark` hook); a format without it (a third-party one) accepts any kind name.
 
     A format with more than one way to render a chunk names them in `outputs` (the first
     is the default). `hooks`, if set, is `"module:attribute"` naming the format's
@@ -65,15 +71,35 @@ class DocFormat:
     argument: str | None = None
     outputs: tuple[str, ...] = ("source",)
     hooks: str | None = None
+    kinds: str | None = None
 
 
 def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
-    return DocFormat(language, "outline_splitter.detectors.code:detector_for", extensions, aliases, argument=language)
+    return DocFormat(
+        language,
+        "outline_splitter.detectors.code:detector_for",
+        extensions,
+        aliases,
+        argument=language,
+        kinds="outline_splitter.detectors.code.outline:KINDS",
+    )
 
 
 FORMATS: tuple[DocFormat, ...] = (
-    DocFormat("markdown", "outline_splitter.detectors.markdown:detect_markdown", (".md", ".markdown", ".mdx"), ("md",)),
-    DocFormat("text", "outline_splitter.detectors.text:detect_text", (".txt", ".text"), ("txt", "plain")),
+    DocFormat(
+        "markdown",
+        "outline_splitter.detectors.markdown:detect_markdown",
+        (".md", ".markdown", ".mdx"),
+        ("md",),
+        kinds="outline_splitter.detectors.markdown:KINDS",
+    ),
+    DocFormat(
+        "text",
+        "outline_splitter.detectors.text:detect_text",
+        (".txt", ".text"),
+        ("txt", "plain"),
+        kinds="outline_splitter.detectors.text:KINDS",
+    ),
     DocFormat(
         "html",
         "outline_splitter.detectors.html:detect_html",
@@ -82,8 +108,20 @@ FORMATS: tuple[DocFormat, ...] = (
         outputs=("html", "text"),
         hooks="outline_splitter.detectors.html_support:HTML_HOOKS",
     ),
-    DocFormat("rst", "outline_splitter.detectors.sections:detect_rst", (".rst", ".rest"), ("restructuredtext",)),
-    DocFormat("latex", "outline_splitter.detectors.sections:detect_latex", (".tex", ".latex", ".ltx"), ("tex",)),
+    DocFormat(
+        "rst",
+        "outline_splitter.detectors.sections:detect_rst",
+        (".rst", ".rest"),
+        ("restructuredtext",),
+        kinds="outline_splitter.detectors.sections:RST_KINDS",
+    ),
+    DocFormat(
+        "latex",
+        "outline_splitter.detectors.sections:detect_latex",
+        (".tex", ".latex", ".ltx"),
+        ("tex",),
+        kinds="outline_splitter.detectors.sections:LATEX_KINDS",
+    ),
     # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
     _code("python", (".py", ".pyi", ".pyw"), ("py",)),
     _code("javascript", (".js", ".jsx", ".mjs", ".cjs"), ("js", "jsx")),
@@ -168,3 +206,13 @@ def load_detector(fmt: DocFormat) -> Detector:
     function = load_function(fmt.detector)
     detector: Detector = function(fmt.argument) if fmt.argument is not None else function
     return detector
+
+
+@cache
+def load_kinds(fmt: DocFormat) -> frozenset[str] | None:
+    """The node kinds a format's detector makes (`None` if the format does not say)."""
+    if fmt.kinds is None:
+        return None
+    module_name, _, attribute = fmt.kinds.partition(":")
+    kinds: frozenset[str] = frozenset(getattr(importlib.import_module(module_name), attribute))
+    return kinds

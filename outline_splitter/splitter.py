@@ -14,7 +14,15 @@ from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.lines import LineIndex
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
-from outline_splitter.registry import DocFormat, doc_type_for_path, load_detector, load_hooks, resolve_doc_type
+from outline_splitter.reading import UndecodableError, check_decoding, read_text_file
+from outline_splitter.registry import (
+    DocFormat,
+    doc_type_for_path,
+    load_detector,
+    load_hooks,
+    load_kinds,
+    resolve_doc_type,
+)
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
 
 # The values of the `content` option.
@@ -106,6 +114,12 @@ class OutlineTextSplitter:
             raise ValueError("never_break_within must be a sequence of node kinds, not a single string")
         if isinstance(separators, str):
             raise ValueError("separators must be a sequence of node kinds or selectors, not a single string")
+        for name, names in (("never_break_within", never_break_within), ("separators", separators)):
+            for item in names:
+                if not isinstance(item, str) or not item.strip():
+                    raise ValueError(
+                        f"{name} holds {item!r}: each must be a node kind or a CSS selector (a non-blank str)"
+                    )
         if id_prefix is not None and (not isinstance(id_prefix, str) or not id_prefix.strip()):
             raise ValueError(f"id_prefix must be a non-blank string or None, not {id_prefix!r}")
         self.doc_type = doc_type
@@ -132,6 +146,7 @@ class OutlineTextSplitter:
             self._check_header_format(self._format)
             self._output_for(self._format)
             self._content_hook(self._format)
+            self._check_names(self._format)
         self.tokenizer: Tokenizer = resolve_tokenizer(tokenizer)
 
     # -- pass one -------------------------------------------------------------------
@@ -184,6 +199,7 @@ class OutlineTextSplitter:
         if mark is not None:
             mark(text, root, self.never_break_within, self.separators)
             return
+        self._check_names(fmt)
         never_break = set(self.never_break_within)
         separators = set(self.separators)
         for node in root.expand_all().walk():
@@ -196,6 +212,27 @@ class OutlineTextSplitter:
         """`ValueError` naming `header_levels` for a format other than Markdown."""
         if self.header_levels is not None and fmt.name != "markdown":
             raise ValueError(f"header_levels is for doc_type 'markdown' (headings that start chunks), not {fmt.name!r}")
+
+    def _check_names(self, fmt: DocFormat) -> None:
+        """`ValueError` naming the option if `never_break_within` or `separators` holds
+        what the format cannot read: a kind its detector never makes (listing its
+        kinds), or what its own `check` hook refuses (for HTML, a CSS selector that does
+        not parse)."""
+        hooks = load_hooks(fmt)
+        if hooks.mark is not None:
+            if hooks.check is not None:
+                hooks.check(self.never_break_within, self.separators)
+            return
+        kinds = load_kinds(fmt)
+        if kinds is None:
+            return
+        for name, names in (("never_break_within", self.never_break_within), ("separators", self.separators)):
+            unknown = [kind for kind in names if kind not in kinds]
+            if unknown:
+                raise ValueError(
+                    f"{name}: {', '.join(map(repr, unknown))} is not a node kind of doc_type {fmt.name!r}; "
+                    f"its kinds are {', '.join(sorted(kinds))}"
+                )
 
     def _output_for(self, fmt: DocFormat) -> str:
         """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
@@ -217,17 +254,29 @@ class OutlineTextSplitter:
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
         return self._split_fitting(text, self._require_format(), "", document_id)
 
-    def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
-        """Chunks of a file; with `doc_type="auto"` the format comes from its extension."""
+    def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
+        """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
+
+        Bytes that do not decode raise a `ValueError` naming the file and the byte
+        offset, unless `errors` names another codec error handler (`"replace"` reads
+        them as U+FFFD). A leading BOM is dropped: offsets are into the decoded text
+        after it (`outline_splitter.reading`)."""
+        check_decoding(encoding, errors)
         fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        chunks = self._split_fitting(Path(path).read_text(encoding=encoding), fmt, "", str(path))
+        try:
+            text = read_text_file(Path(path), encoding, errors)
+        except UndecodableError as exc:
+            raise ValueError(f"{path}: {exc}; pass errors='replace' to read such bytes as U+FFFD") from exc
+        chunks = self._split_fitting(text, fmt, "", str(path))
         for chunk in chunks:
             chunk.metadata["source"] = str(path)
         return chunks
 
-    def split_files(self, paths: Iterable[str | Path], encoding: str = "utf-8") -> list[TextChunk]:
+    def split_files(
+        self, paths: Iterable[str | Path], encoding: str = "utf-8", errors: str = "strict"
+    ) -> list[TextChunk]:
         """`split_file` of each path, one list in order (each chunk's `source` says whose)."""
-        return [chunk for path in paths for chunk in self.split_file(path, encoding)]
+        return [chunk for path in paths for chunk in self.split_file(path, encoding, errors)]
 
     def split_documents(self, documents: Iterable[D], chunk_header: str | None = None) -> list[D]:
         """One document per chunk of each document's `page_content`, of the input's own

@@ -21,6 +21,13 @@ from outline_splitter import OutlineNode, OutlineTextSplitter, TextChunk, doc_ty
         ({"tokenizer": "no_such_encoding"}, "tokenizer"),
         ({"tokenizer": 42}, "tokenizer"),
         ({"never_break_within": "code"}, "never_break_within"),
+        ({"never_break_within": [1, None]}, "never_break_within"),
+        ({"never_break_within": [""]}, "never_break_within"),
+        ({"separators": ["list", 3]}, "separators"),
+        ({"doc_type": "html", "separators": [None]}, "separators"),
+        ({"never_break_within": ["bogus"]}, "never_break_within"),
+        ({"doc_type": "python", "separators": ["table"]}, "separators"),
+        ({"doc_type": "text", "never_break_within": ["code", "sentence"]}, "never_break_within"),
     ],
 )
 def test_bad_arguments_raise_value_error_naming_the_argument(kwargs, argument):
@@ -32,6 +39,32 @@ def test_unknown_doc_type_lists_the_allowed_values():
     with pytest.raises(ValueError) as error:
         OutlineTextSplitter(doc_type="klingon")
     assert "markdown" in str(error.value) and "text" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("doc_type", "kinds"),
+    [("markdown", ["list", "code", "table"]), ("rst", ["code"]), ("latex", ["environment"]), ("go", ["definition"])],
+)
+def test_kind_names_are_checked_against_the_format(doc_type, kinds):
+    """A format's own kinds are accepted; an unknown one is refused with the list of
+    those the format has (issue 17: unknown names were accepted silently)."""
+    OutlineTextSplitter(doc_type=doc_type, never_break_within=kinds, separators=kinds)
+    with pytest.raises(ValueError, match="never_break_within") as error:
+        OutlineTextSplitter(doc_type=doc_type, never_break_within=[*kinds, "tabel"])
+    assert "'tabel'" in str(error.value) and all(kind in str(error.value) for kind in kinds)
+
+
+def test_kind_names_are_checked_when_split_file_picks_the_format(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text("# A\n\ntext\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="separators: 'div'"):
+        OutlineTextSplitter(doc_type="auto", separators=["div"]).split_file(path)
+
+
+@pytest.mark.parametrize("document", [object(), "a string", {"page_content": "x"}])
+def test_split_documents_names_what_a_document_must_have(document):
+    with pytest.raises((TypeError, ValueError), match="page_content"):
+        OutlineTextSplitter().split_documents([document])
 
 
 @pytest.mark.parametrize("text", [b"bytes", None, 3, ["a"]])
@@ -101,3 +134,27 @@ def test_chunk_fields():
     assert meta["index"] == 0 and meta["heading_path"] == ["Title"] and meta["title"] == "Title"
     assert meta["kinds"] == ["heading", "paragraph", "section"]
     assert meta["chunk_number"] == 1 and meta["id"]
+
+
+def test_split_file_names_the_file_and_byte_it_cannot_decode(tmp_path):
+    path = tmp_path / "bad.md"
+    path.write_bytes(b"# Title\n\nok \xff\xfe here\n")
+    with pytest.raises(ValueError, match=r"bad\.md.*byte 12.*errors='replace'"):
+        OutlineTextSplitter(doc_type="auto").split_file(path)
+    chunks = OutlineTextSplitter(doc_type="auto").split_file(path, errors="replace")
+    assert "ok \ufffd\ufffd here" in chunks[0].text
+    with pytest.raises(ValueError, match="errors"):
+        OutlineTextSplitter(doc_type="auto").split_file(path, errors="no-such-handler")
+    with pytest.raises(ValueError, match="encoding"):
+        OutlineTextSplitter(doc_type="auto").split_file(path, encoding="no-such-codec")
+
+
+@pytest.mark.parametrize(("encoding", "data"), [("utf-8", b"\xef\xbb\xbf"), ("utf-8-sig", b"\xef\xbb\xbf"),
+                                                ("utf-16", b""), ("utf-16-le", "\ufeff".encode("utf-16-le"))])
+def test_split_file_drops_a_bom_and_counts_offsets_after_it(tmp_path, encoding, data):
+    text = "# Title\n\nBody text.\n"
+    path = tmp_path / "notes.md"
+    path.write_bytes(data + text.encode(encoding))
+    chunks = OutlineTextSplitter(doc_type="auto").split_file(path, encoding=encoding)
+    assert chunks[0].start_pos == 0 and chunks[0].text == text[chunks[0].start_pos : chunks[0].end_pos]
+    assert chunks[0].text.startswith("# Title")

@@ -61,6 +61,8 @@ TRAITS: dict[str, Trait] = {
     DOCSTRING: Trait.LINES,
     REGION: Trait.LINES,
 }
+# Every kind this detector makes: what `never_break_within` and `separators` may name.
+KINDS = frozenset(TRAITS)
 _IMPORT = "import"
 _LEADING = (COMMENT, DECORATOR)
 

@@ -24,7 +24,9 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
         above = list(atom.ancestors.verbatim_nodes()) if atom.ancestors is not None else []
         for node in (*reversed(above), atom.node):  # outermost first, as the text reads
             if Trait.VERBATIM in node.traits and node.end > span.start and node.start < span.end:
-                blocks.append((max(node.start, span.start), min(node.end, span.end)))
+                # unclipped start: a block that began in an earlier chunk still contains
+                # a tail that starts at this span's first character
+                blocks.append((node.start, min(node.end, span.end)))
         blocks.extend(
             (n.start, n.end) for n in atom.node.walk()[1:] if Trait.VERBATIM in n.traits and n.start < span.end
         )

@@ -25,8 +25,11 @@ _TERMINALS = ".!?…。！？｡।॥؟۔"
 # A candidate end, one terminal character first (a pattern that opens with a single
 # character class is searched twice as fast by `re`), then the rest: more terminals,
 # closers, and white space, or no white space after a CJK terminal or closing bracket.
+# A candidate starts only at the first terminal of a run: 1 MB of "." would otherwise be
+# retried from each of its characters (quadratic; benchmarks/adversarial.py), and a start
+# inside a run matches only where the run's first terminal matches too.
 _CANDIDATE = re.compile(
-    rf"[{_TERMINALS}](?:[{_TERMINALS}]*"
+    rf"[{_TERMINALS}](?<![{_TERMINALS}][{_TERMINALS}])(?:[{_TERMINALS}]*"
     r"""(?:["'”’»)\]」』》〉】）］]|</[A-Za-z][\w-]*>|\[[^\[\]\s][^\[\]\n]{0,23}\])*"""
     r"(?:\s+|(?<=[。！？｡」』）])))"
 )
