@@ -33,9 +33,11 @@ def assert_headings_start_chunks(splitter: OutlineTextSplitter, text: str, cl100
         chunk = next(c for c in chunks if c.start_pos <= section.start < c.end_pos or c.start_pos >= section.start)
         before = text[chunk.start_pos : max(chunk.start_pos, section.start)]
         for heading in headings:  # what comes before it in its chunk is headings alone
-            if chunk.start_pos <= heading.start and heading.end <= section.start:
-                offset = heading.start - chunk.start_pos
-                before = before[:offset] + " " * (heading.end - heading.start) + before[heading.end - chunk.start_pos :]
+            # (a chunk starts after the white space that may open a heading's block)
+            if chunk.start_pos < heading.end <= section.start:
+                offset = max(heading.start - chunk.start_pos, 0)
+                end = heading.end - chunk.start_pos
+                before = before[:offset] + " " * (end - offset) + before[end:]
         assert not before.strip(), (section.meta.get("title"), before[:80])
 
 
