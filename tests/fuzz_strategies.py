@@ -48,7 +48,20 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
-TOKENIZERS: list[Any] = ["cl100k_base", len, word_count]
+def small_hugging_face_tokenizer() -> Any:
+    """A BERT-style Hugging Face pipeline (normalizer, pre-tokenizer, WordPiece) trained
+    here on the fragments, so no download: the path that counts from `encode` offsets."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer()
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    trainer = trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]"])
+    tokenizer.train_from_iterator([fragment for fragment in FRAGMENTS if fragment.strip()] * 3, trainer)
+    return tokenizer
+
+
+TOKENIZERS: list[Any] = ["cl100k_base", len, word_count, small_hugging_face_tokenizer()]
 
 
 @dataclass
