@@ -116,7 +116,8 @@ def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, mi
                 continue
             kept = previous.atoms[:-k]
             rest = view.count(kept[0].start, kept[-1].end, limit)
-            if rest >= min_chunk_size and previous.lead < len(kept):
+            # a shorter text may take more tokens ("><articl" 3, "><article" 2): recheck the cap
+            if min_chunk_size <= rest <= limit and previous.lead < len(kept):
                 spans[i - 1] = PackedSpan(kept, rest, previous.after_cut, previous.lead)
                 spans[i] = PackedSpan(moved + span.atoms, grown)
             break
@@ -138,25 +139,3 @@ def _merge_pass(
                     continue
         out.append(span)
     return out
-
-
-def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
-    """As `_take_from_previous`, with the first atoms of the span after it."""
-    for i in range(len(spans) - 1):
-        span, following = spans[i], spans[i + 1]
-        if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
-            continue
-        for k in range(1, len(following.atoms)):
-            moved = following.atoms[:k]
-            grown = view.count(span.start, moved[-1].end, limit)
-            if grown > limit:
-                break
-            if grown < min_chunk_size or moved[-1].leading:
-                continue
-            kept = following.atoms[k:]
-            rest = view.count(kept[0].start, kept[-1].end, limit)
-            if rest >= min_chunk_size:
-                spans[i] = PackedSpan(span.atoms + moved, grown, span.after_cut, span.lead)
-                spans[i + 1] = PackedSpan(kept, rest, False, max(0, following.lead - k))
-            break
-    return spans
