@@ -37,8 +37,11 @@ class Ancestry:
         above_verbatim = parent.verbatim if parent is not None else None
         self.verbatim: Ancestry | None = self if Trait.VERBATIM in traits else above_verbatim
         above_headed = parent.headed if parent is not None else None
-        headed = any(Trait.CONTEXT in child.traits for child in node.children[:HEADER_ROWS_WITHIN])
-        self.headed: Ancestry | None = self if headed else above_headed
+        self.headed: Ancestry | None = above_headed
+        for child in node.children[:HEADER_ROWS_WITHIN]:  # a loop, not any(): this runs per node
+            if Trait.CONTEXT in child.traits:
+                self.headed = self
+                break
 
     def verbatim_nodes(self) -> Iterator[Node]:
         """The `VERBATIM` nodes of the chain, innermost first."""
@@ -58,6 +61,22 @@ class Ancestry:
 
     def __repr__(self) -> str:
         return f"Ancestry({self.node!r})"
+
+
+def shared_depth_with(a: Node, a_above: Ancestry | None, b: Node, b_above: Ancestry | None) -> int:
+    """How many nodes the chains `a_above` + `a` and `b_above` + `b` share from the root,
+    without building a link for `a` or `b`."""
+    a_depth = a_above.depth + 1 if a_above is not None else 1
+    b_depth = b_above.depth + 1 if b_above is not None else 1
+    if a is b:
+        return a_depth
+    for node, depth, other in ((a, a_depth, b_above), (b, b_depth, a_above)):
+        link = other
+        while link is not None and link.depth > depth:
+            link = link.parent
+        if link is not None and link.node is node:
+            return depth  # one is an ancestor of the other
+    return shared_depth(a_above, b_above)
 
 
 def shared_depth(a: Ancestry | None, b: Ancestry | None) -> int:

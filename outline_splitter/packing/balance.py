@@ -30,7 +30,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
-from outline_splitter.packing.ancestry import Ancestry, shared_depth
+from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
 from outline_splitter.packing.view import ChunkView, fits
 
@@ -72,8 +72,10 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     if len(run) < 2 or fits(view, run[0].start, run[-1].end, chunk_size):
         return set()
     sizes = _sizes(run, view, chunk_size)
-    paths = [Ancestry(atom.node, atom.ancestors) for atom in run]
-    depth = [0] + [shared_depth(paths[i - 1], paths[i]) for i in range(1, len(run))]
+    depth = [0] + [
+        shared_depth_with(run[i - 1].node, run[i - 1].ancestors, run[i].node, run[i].ancestors)
+        for i in range(1, len(run))
+    ]
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
     # starts with markup that closes what is before it
