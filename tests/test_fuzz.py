@@ -29,5 +29,7 @@ def check_case(case: Case) -> None:
 @example(Case("&F", "html", {"chunk_size": 1, "tokenizer": "cl100k_base", "output": "text"}))
 # found by `make fuzz`: min_chunk_size moved "e" off "><article" (2 tokens), leaving "><articl" (3 > 2)
 @example(Case("</table><article>", "markdown", {"chunk_size": 2, "min_chunk_size": 2, "tokenizer": "cl100k_base"}))
+# found by `make fuzz`: a trailing comment was a node of its own inside the statement of its line
+@example(Case("\n---\n\n===\n0// LLM-REGION: r\n", "java", {"chunk_size": 1, "tokenizer": "cl100k_base"}))
 def test_split_gives_valid_chunks_or_a_value_error(case: Case) -> None:
     check_case(case)

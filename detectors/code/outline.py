@@ -398,9 +398,12 @@ class CodeOutline:
         bodies = self.language.bodies
         comments = self.language.comments
         pending: list[SyntaxNode] = []  # comments before a block (Python: `if x:` then a comment line)
+        covered = 0  # where the last statement made ends: its line may hold the next children
         for child in node.named_children:
             if child.start_byte >= limit:
                 break
+            if child.start_byte < covered:
+                continue  # a trailing comment already in the statement of its line
             if child.type in comments:
                 pending.append(child)
                 continue
@@ -411,6 +414,7 @@ class CodeOutline:
                 end = self._whole_lines(child.start_byte, min(child.end_byte, limit))
                 if end is not None and self._spans_lines(child.start_byte, end):
                     out.append(self._statement(child, child.start_byte, min(end, limit)))
+                    covered = min(end, limit)
             pending = []
         out.extend(self._node(COMMENT, c.start_byte, c.end_byte) for c in pending)
         return out
