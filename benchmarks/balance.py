@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 
+from benchmarks.lead_ins import trim_span
 from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import OutlineNode, OutlineTextSplitter, TextChunk
 
@@ -47,14 +48,6 @@ class BalanceScore:
         return self.unbalanced / max(1, self.broken)
 
 
-def _trim(text: str, a: int, b: int) -> tuple[int, int]:
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    while a < b and text[a].isspace():
-        a += 1
-    return a, b
-
-
 Unit = tuple[int, int, bool]  # start, end, and whether a part may end after it
 
 
@@ -75,7 +68,7 @@ def _units(node: OutlineNode, text: str, count: Count, budget: int, cuts: list[i
     stack = [node]
     while stack:
         current = stack.pop()
-        a, b = _trim(text, current.start, current.end)
+        a, b = trim_span(text, current.start, current.end)
         if a >= b:
             continue
         if count(text[a:b]) <= budget:
@@ -126,8 +119,9 @@ def score_balance(
         stack.extend(node.children)
         if node.kind not in KINDS:
             continue
-        a, b = _trim(text, node.start, node.end)
-        pieces = [_trim(text, max(a, c.start_pos), min(b, c.end_pos)) for c in _overlapping(chunks, chunk_ends, a, b)]
+        a, b = trim_span(text, node.start, node.end)
+        overlapping = _overlapping(chunks, chunk_ends, a, b)
+        pieces = [trim_span(text, max(a, c.start_pos), min(b, c.end_pos)) for c in overlapping]
         pieces = [(x, y) for x, y in pieces if _TAG.sub("", text[x:y]).strip()]
         sizes = [count(text[x:y]) for x, y in pieces]
         if len(sizes) < 2:

@@ -34,7 +34,8 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
-def _trim(text: str, a: int, b: int) -> tuple[int, int]:
+def trim_span(text: str, a: int, b: int) -> tuple[int, int]:
+    """`[a, b)` without the white space at its two ends."""
     while b > a and text[b - 1].isspace():
         b -= 1
     while a < b and text[a].isspace():
@@ -49,7 +50,7 @@ def markdown_pairs(text: str) -> Iterator[Pair]:
     blocks = [t for t in tokens if t.map is not None and t.nesting >= 0 and t.type != "inline"]
 
     def span(token_map: list[int]) -> tuple[int, int]:
-        return _trim(text, starts[min(token_map[0], len(starts) - 1)], starts[min(token_map[1], len(starts) - 1)])
+        return trim_span(text, starts[min(token_map[0], len(starts) - 1)], starts[min(token_map[1], len(starts) - 1)])
 
     for i, token in enumerate(blocks):
         if token.type != "paragraph_open" or token.map is None:
@@ -76,14 +77,14 @@ def html_pairs(text: str) -> Iterator[Pair]:
         children = node.children
         for i in range(len(children) - 1):
             lead = children[i]
-            a, b = _trim(text, lead.start, lead.end)
+            a, b = trim_span(text, lead.start, lead.end)
             is_lead_in = lead.meta.get("tag") == "dt" or (
                 lead.kind == "paragraph" and _ENDS_WITH_COLON.search(text, a, b) is not None
             )
             if is_lead_in:
                 if i > 0 and children[i - 1].kind == "heading":
-                    a = _trim(text, children[i - 1].start, b)[0]  # a heading goes where its lead-in goes
-                yield (a, b, *_trim(text, children[i + 1].start, children[i + 1].end))
+                    a = trim_span(text, children[i - 1].start, b)[0]  # a heading goes where its lead-in goes
+                yield (a, b, *trim_span(text, children[i + 1].start, children[i + 1].end))
 
 
 @dataclass
