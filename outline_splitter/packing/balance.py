@@ -39,14 +39,22 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
     """`atoms` with a `BARRIER` at each cut of a balanced split of every run that does not
     fit one chunk (see the module docstring)."""
     out: list[Atom | Cut | None] = []
-    carried: list[Atom] = []  # leading atoms the last BARRIER carries into the next run
+    carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
     for atom in (*atoms, BARRIER):
         if isinstance(atom, Atom):
             own.append(atom)
             continue
+        if atom is BARRIER and _leading_tail(own) == 0:
+            # all of it leads (a chain of headers): nothing to plan, all of it carries on;
+            # extended in place, since a long chain would be copied per BARRIER
+            out += own
+            out.append(atom)
+            carried += own
+            own = []
+            continue
         run = carried + own
-        tail = _leading_tail(run) if atom is BARRIER else len(run)
+        tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
         cuts = {id(run[i]) for i in _plan(run[:tail], view, chunk_size)}
         for member in own:
             if id(member) in cuts:
@@ -100,22 +108,28 @@ _TRIES = 3
 
 def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget: int) -> list[int]:
     """Cuts planned from the inside out (see the module docstring): at each depth, the
-    atoms up to the first allowed place of a lower depth, after the last cut so far."""
-    allowed = list(allowed)
+    atoms up to the first allowed place of a lower depth, after the last cut so far.
+    What lies between the last cut and the places still to plan is one unit (one item of
+    its summed size), so a run nested 10,000 deep costs its length, not its length
+    times its depth."""
     n = len(sizes)
+    prefix = list(accumulate(sizes, initial=0))
+    deepest_from = [0] * (n + 1)  # the deepest allowed place at or after each position
+    for i in range(n - 1, 0, -1):
+        deepest_from[i] = max(deepest_from[i + 1], depth[i] if allowed[i] else 0)
     cuts: list[int] = []
-    start = 0
+    start, scan = 0, 1  # the last cut, and the first place not yet planned
     while True:
-        inner = max((depth[i] for i in range(start + 1, n) if allowed[i]), default=0)
-        end = next((i for i in range(start + 1, n) if allowed[i] and depth[i] < inner), n)
-        here = [i > start and allowed[i] and depth[i] == inner for i in range(start, end)]
-        found = [start + i for i in balanced_cuts(sizes[start:end], here, budget)]
+        inner = deepest_from[scan]
+        end = next((i for i in range(scan, n) if allowed[i] and depth[i] < inner), n)
+        unit = prefix[scan] - prefix[start]
+        here = [False] + [allowed[i] and depth[i] == inner for i in range(scan, end)]
+        found = [scan + k - 1 for k in balanced_cuts([unit, *sizes[scan:end]], here, budget)]
         cuts += found
         if end == n:
             return cuts
         start = found[-1] if found else start
-        for i in range(start + 1, end):
-            allowed[i] = False  # inside the last part just planned: that part is one unit now
+        scan = end
 
 
 def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:

@@ -49,13 +49,15 @@ def heading_paths(span: PackedSpan) -> list[list[str]]:
 
 
 def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:
-    """The titles of the sections of a chain, outermost first; each link is read once
-    (walking up to the nearest link already read), so a deep chain costs its depth once,
-    not per atom."""
+    """The titles of the sections of a chain, outermost first. Only its section links
+    are walked (10,000 nested `<div>`s hold none), each once per chunk (up to the
+    nearest link already read), so a chunk pays for the sections above it, not for
+    the depth of the chain."""
+    link = link.section if link is not None else None
     unread: list[Ancestry] = []
     while link is not None and link not in bases:
         unread.append(link)
-        link = link.parent
+        link = link.parent.section if link.parent is not None else None
     path: _Path = bases[link] if link is not None else ()
     for each in reversed(unread):
         title = _title(each.node)
