@@ -7,8 +7,12 @@ omitted text; a blank chunk that borders it is left out with it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.greedy import PackedSpan
+from outline_splitter.packing.leaf import lines
 from outline_splitter.packing.view import ChunkView, fits
 
 
@@ -88,15 +92,17 @@ def merge_small_chunks(
     """Spans after joining each one under `min_chunk_size` tokens with a neighbour where
     the joined span has at most `limit` tokens: in the same section first (the previous
     neighbour first, so no tiny chunk is left at a section's end); then, with
-    `across_sections`, with the smaller neighbour whatever its section."""
+    `across_sections`, with the smaller neighbour whatever its section. A span that no
+    join fits (a tag run or a leaf's last piece between two full chunks) then takes
+    atoms from the span before it, or else from the one after it, or else the words of
+    prose at its edge (see `_take_words`)."""
     if min_chunk_size <= 0 or len(spans) < 2:
         return spans
     spans = _merge_pass(spans, view, limit, min_chunk_size, same_section=True)
-    if not across_sections:
-        return spans
-    return _take_from_previous(
-        _merge_pass(spans, view, limit, min_chunk_size, same_section=False), view, limit, min_chunk_size
-    )
+    if across_sections:
+        spans = _merge_pass(spans, view, limit, min_chunk_size, same_section=False)
+    spans = _take_from_next(_take_from_previous(spans, view, limit, min_chunk_size), view, limit, min_chunk_size)
+    return _take_words(spans, view, limit, min_chunk_size)
 
 
 def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
@@ -139,3 +145,100 @@ def _merge_pass(
                     continue
         out.append(span)
     return out
+
+
+def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
+    """Each span still under `min_chunk_size` after taking the fewest first atoms of the
+    span after it that bring it to `min_chunk_size`, where both stay within `limit`, the
+    one after keeps `min_chunk_size` too, and the atoms taken hold more than the markup
+    that opens it and do not end with one that leads what follows."""
+    for i in range(len(spans) - 2, -1, -1):
+        span, following = spans[i], spans[i + 1]
+        if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
+            continue
+        for k in range(following.lead + 1, len(following.atoms)):
+            moved = following.atoms[:k]
+            grown = view.count(span.start, moved[-1].end, limit)
+            if grown > limit:
+                break
+            if grown < min_chunk_size or moved[-1].leading:
+                continue
+            kept = following.atoms[k:]
+            rest = view.count(kept[0].start, kept[-1].end, limit)
+            if min_chunk_size <= rest <= limit:
+                lead = len(span.atoms) + following.lead if view.blank_side(span.start, span.end) > 0 else span.lead
+                spans[i] = PackedSpan(span.atoms + moved, grown, span.after_cut, lead)
+                spans[i + 1] = PackedSpan(kept, rest)
+            break
+    return spans
+
+
+def _take_words(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
+    """Each span still under `min_chunk_size` after taking the fewest words of the prose
+    atom at the edge of a neighbour (or of its lines, in code) that bring it to `min_chunk_size` (the neighbour on
+    the side its markup belongs to first), where both stay within `limit` and the
+    neighbour keeps `min_chunk_size`. The neighbour is one whole atom too big to share
+    (a paragraph of 250 tokens beside the 6 tokens of a `<div>` that opens the next
+    block), so its edge atom becomes two pieces: a cut inside prose, at a word, is the
+    price of no tiny chunk; in code and verbatim text it falls at a line end, and never in
+    a node that must not be broken."""
+    for i, span in enumerate(spans):
+        if span.token_count >= min_chunk_size:
+            continue
+        sides = (i + 1, i - 1) if view.blank_side(span.start, span.end) > 0 else (i - 1, i + 1)
+        for j in sides:
+            if 0 <= j < len(spans) and not (spans[max(i, j)].after_cut):
+                taken = _words_taken(span, spans[j], j < i, view, limit, min_chunk_size)
+                if taken is not None:
+                    spans[min(i, j)], spans[max(i, j)] = taken
+                    break
+    return spans
+
+
+def _words_taken(
+    span: PackedSpan, other: PackedSpan, other_first: bool, view: ChunkView, limit: int, min_chunk_size: int
+) -> tuple[PackedSpan, PackedSpan] | None:
+    """`other` and `span` in document order after `span` takes the fewest words of the
+    edge atom of `other` next to it, or None if no such take fits."""
+    edge = other.atoms[-1] if other_first else other.atoms[0]
+    points = _cut_points(view, edge)
+    if points is None or (other_first and len(other.atoms) <= other.lead) or (not other_first and other.lead):
+        return None
+    starts, ends = points
+    order = range(len(starts) - 1, 0, -1) if other_first else range(1, len(starts))
+    for k in order:  # cut before word k
+        grown = view.count(starts[k], span.end, limit) if other_first else view.count(span.start, ends[k - 1], limit)
+        if grown > limit:
+            return None
+        if grown < min_chunk_size:
+            continue
+        first = Atom(edge.start, ends[k - 1], edge.node, edge.ancestors, piece=True, limit=edge.limit)
+        second = Atom(starts[k], edge.end, edge.node, edge.ancestors, piece=True, limit=edge.limit)
+        if other_first:
+            kept = [*other.atoms[:-1], first]
+            rest = view.count(kept[0].start, kept[-1].end, limit)
+            if min_chunk_size <= rest <= limit:
+                return PackedSpan(kept, rest, other.after_cut, other.lead), PackedSpan([second, *span.atoms], grown)
+        else:
+            kept = [second, *other.atoms[1:]]
+            rest = view.count(kept[0].start, kept[-1].end, limit)
+            if min_chunk_size <= rest <= limit:
+                lead = len(span.atoms) if view.blank_side(span.start, span.end) > 0 else span.lead
+                return PackedSpan([*span.atoms, first], grown, span.after_cut, lead), PackedSpan(kept, rest)
+        return None
+    return None
+
+
+def _cut_points(view: ChunkView, atom: Atom) -> tuple[Sequence[int], Sequence[int]] | None:
+    """The starts and ends of the units `atom` may be cut between: its lines if it is
+    code or verbatim text of more than one line, else its words; None if it is not a leaf (or a piece of one),
+    leads what follows or lies in a node that must not be broken."""
+    node, above = atom.node, atom.ancestors
+    if node.children or node.traits & (Trait.NEVER_BREAK | Trait.LEADS) or (above is not None and above.sealed):
+        return None
+    if node.traits & (Trait.VERBATIM | Trait.LINES) or (above is not None and above.verbatim is not None):
+        spans = [view.trim(a, b) for a, b in lines(view.source, atom.start, atom.end)]
+        spans = [(a, b) for a, b in spans if a < b]
+        if len(spans) > 1:  # (a piece of one line over the budget is cut at words)
+            return [a for a, _ in spans], [b for _, b in spans]
+    return view.words(atom.start, atom.end)
