@@ -156,17 +156,18 @@ def detect_markdown(text: str) -> Node:
     root = Node(DOCUMENT, 0, len(text))
     sections: list[tuple[int, Node]] = [(0, root)]  # (heading level, section)
     slugs: dict[str, int] = {}
-    containers: list[Node | None] = []  # open block tokens; None for unmapped ones
+    # for each open block token, the innermost open block with a node (None: none yet)
+    parents: list[Node | None] = []
     for index, token in enumerate(tokens):
         if token.nesting == -1:
-            containers.pop()
+            parents.pop()
             continue
         if token.type == "inline":
             continue
-        parent = next((c for c in reversed(containers) if c is not None), None)
+        parent = parents[-1] if parents else None
         if token.map is None:
             if token.nesting == 1:
-                containers.append(None)
+                parents.append(parent)
             continue
         start, end = offset(token.map[0]), offset(token.map[1])
         html = html_heading(token.content) if token.type == "html_block" and parent is None else None
@@ -182,19 +183,19 @@ def detect_markdown(text: str) -> Node:
             heading = Node(HEADING, start, end, label=label)
             section.children.append(heading)
             if html is None:  # an HTML block has no closing token
-                containers.append(heading)
+                parents.append(heading)
             continue
         kind = _CONTAINER_KINDS.get(token.type) or _LEAF_KINDS.get(token.type)
         if kind is None:  # thead/tbody and other wrappers: transparent
             if token.nesting == 1:
-                containers.append(None)
+                parents.append(parent)
             continue
         node = Node(kind, start, end, meta=_block_meta(token))
         if token.type == "heading_open":
             node.label = _heading_label(token, tokens[index + 1])
         (parent or sections[-1][1]).children.append(node)
         if token.nesting == 1:
-            containers.append(node)
+            parents.append(node)
     for table in (n for n in root.walk() if n.kind == TABLE):
         _join_header_delimiter(table)
         if table.children:  # a GFM table's first row is its header row

@@ -22,6 +22,7 @@ _EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)|~~")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _SPACES = re.compile(r"\s+")
 _LITERAL = re.compile("\x00(\\d+)\x00")
+_MARKUP = re.compile(r"[`\\\[<*_~&]")  # a title without any of these is its own plain text
 _HTML_HEADING = re.compile(r"\s*<h([1-6])(?:\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " "}
 _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
@@ -29,6 +30,8 @@ _ENTITY = re.compile("|".join(map(re.escape, _ENTITIES)))
 
 def plain_title(source: str) -> str:
     """The visible text of a heading's inline Markdown source, white space folded."""
+    if _MARKUP.search(source) is None:
+        return _SPACES.sub(" ", source).strip()
     literals: list[str] = []  # code spans and escaped characters: no markup inside them
 
     def keep(text: str) -> str:

@@ -44,7 +44,8 @@ def heading_paths(span: PackedSpan) -> list[list[str]]:
             if title is not None:
                 path = (*path, title)
                 add(path)
-            stack.extend((child, path) for child in reversed(node.children))
+            # (a leaf without a label is no section and holds none: most nodes, not pushed)
+            stack.extend((child, path) for child in reversed(node.children) if child.children or child.label)
     return [list(path) for path in out]
 
 
