@@ -107,7 +107,9 @@ def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[
             continue
         first, last = token.map
         lines = tokens[i + 1].content.split("\n")
-        underline = next((k for k in range(1, len(lines)) if _EQUALS_UNDERLINE.fullmatch(lines[k])), None)
+        underline = None
+        if "=" in tokens[i + 1].content:  # (most paragraphs have none: no line to match)
+            underline = next((k for k in range(1, len(lines)) if _EQUALS_UNDERLINE.fullmatch(lines[k])), None)
         if underline is not None:
             out.extend(_heading_tokens(token, "h1", first, first + underline + 1, lines[:underline]))
             if first + underline + 1 < last:  # the lines after the underline stay a paragraph
