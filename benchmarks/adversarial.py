@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import gc
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,29 +120,12 @@ def doubling_sizes(max_bytes: int, smallest: int = 1024) -> list[int]:
     return sizes
 
 
-# How long the runs of one size take in all, and the most runs (see `growth`).
-_SECONDS_PER_SIZE = 1.0
-_MOST_REPEATS = 30
-
-
-def _collected_cpu_seconds(run: Callable[[], object]) -> float:
-    """CPU time of one `run`, started with no garbage left from an earlier one (the
-    collections the run itself causes are timed)."""
-    gc.collect()
-    return cpu_seconds(run)
-
-
 def growth(case: Case, sizes: list[int]) -> list[tuple[int, float]]:
-    """(size, best CPU seconds) for each size, stopping once a run takes over 20 s. A
-    short run is repeated for about a second (at least 3 times), each after collecting
-    the garbage of the last: the best of 3 runs of 30 ms still moved by a third between
-    two calls, which made a step look superlinear."""
+    """(size, best CPU seconds) for each size, stopping once a run takes over 20 s."""
     rows = []
     for size in sizes:
-        run = functools.partial(case.run, case.text(size))
-        first = _collected_cpu_seconds(run)
-        repeat = max(3, min(_MOST_REPEATS, int(_SECONDS_PER_SIZE / max(first, 1e-6))))
-        seconds = min(first, *(_collected_cpu_seconds(run) for _ in range(repeat)))
+        text = case.text(size)
+        seconds = cpu_seconds(functools.partial(case.run, text), repeat=3)
         rows.append((size, seconds))
         if seconds > 20:
             break
