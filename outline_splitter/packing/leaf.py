@@ -9,40 +9,27 @@ longest runs of whole words that fit are found by galloping search.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
+from itertools import pairwise
 
+from outline_splitter.detectors.lines import line_starts
 from outline_splitter.packing.sentences import Span, sentences
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
-_LINE_END = re.compile(r"\r\n?|\n")
 # How far under the limit the word-run search aims by the estimate alone: not a bound on
 # the estimate's error (`ESTIMATE_MARGIN`) but a trade, since the answer is checked by one
 # exact count: aiming closer gives fuller chunks and, rarely, a second search.
 _WORD_RUN_AIM = 8
 
 
-def _split_at(pattern: re.Pattern[str], source: str, start: int, end: int) -> list[Span]:
-    cuts = [match.end() for match in pattern.finditer(source, start, end)]
-    if not cuts or cuts[-1] < end:
-        cuts.append(end)
-    return list(zip([start, *cuts], cuts))
-
-
 def lines(source: str, start: int, end: int) -> list[Span]:
-    text = source[start:end]
-    if "\r" in text:
-        return _split_at(_LINE_END, source, start, end)
-    # without carriage returns a line ends after each "\n": `str.split` finds them twice
-    # as fast as the regular expression, which makes a match object per line
-    ends = list(accumulate(map(len, text.split("\n")), lambda total, n: total + n + 1, initial=start))[1:]
-    ends[-1] = end
-    if len(ends) > 1 and ends[-2] == end:
-        ends.pop()
-    return list(zip([start, *ends], ends))
+    """The lines of `source[start:end]`, each with its line end (the last one may have none)."""
+    if start == end:
+        return [(start, end)]
+    starts = line_starts(source[start:end])
+    return [(start + a, start + b) for a, b in pairwise(starts)]
 
 
 Level = Callable[[str, int, int], list[Span]]
