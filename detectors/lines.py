@@ -1,4 +1,4 @@
-"""Line offsets, shared by the line-based detectors."""
+"""Line offsets and blank-line blocks, shared by the line-based detectors and the packer."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from itertools import accumulate
 
 # CommonMark (and markdown-it) treat \r\n, a lone \r and \n each as one line end.
 LINE_END = re.compile(r"\r\n?|\n")
+# One or more blank lines (only spaces or tabs between their line ends) and the white
+# space after them: what separates two paragraphs of plain text.
+_BLANK_LINES = re.compile(r"(?:\r\n?|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
 
 
 def line_starts(text: str) -> list[int]:
@@ -21,3 +24,18 @@ def line_starts(text: str) -> list[int]:
     if starts[-1] != len(text):
         starts.append(len(text))
     return starts
+
+
+def blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the blocks of non-blank lines in `text[start:end]`, in order: what
+    lies between blank lines, with its own line breaks (a block of white space alone
+    is no block)."""
+    out: list[tuple[int, int]] = []
+    cursor = start
+    for match in _BLANK_LINES.finditer(text, start, end):
+        if not text[cursor : match.start()].isspace() and cursor < match.start():
+            out.append((cursor, match.start()))
+        cursor = match.end()
+    if cursor < end and not text[cursor:end].isspace():
+        out.append((cursor, end))
+    return out

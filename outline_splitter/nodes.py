@@ -75,6 +75,10 @@ class Trait(enum.Flag):
     CONTEXT = enum.auto()
     """Its text is context for the chunks cut out of its parent after it (a table's
     header row): `metadata["context"]` of such a chunk holds it."""
+    PARAGRAPHS = enum.auto()
+    """Its deferred children are the paragraphs between its blank lines (plain text):
+    while they are not built, the packer cuts it as a leaf, at blank lines first (a
+    paragraph that leads joined to the next), then as each paragraph would be cut."""
 
 
 # The traits of the shared kinds above: the table a format's own starts from.
@@ -106,18 +110,22 @@ _LEAD_IN_END = re.compile(r":[\s*_`]*(?:</[A-Za-z][\w-]*>[\s*_`]*)*\Z")
 _LEAD_IN_WINDOW = 64
 
 
+def leads_in(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` introduces what follows it: it ends with a colon."""
+    return _LEAD_IN_END.search(text, max(start, end - _LEAD_IN_WINDOW), end) is not None
+
+
 def mark_lead_ins(root: Node, text: str) -> Node:
     """Add `LEADS` to each `PROSE` leaf of the subtree built so far whose text ends with a
     colon ("...the following steps are taken:"), so it stays with what it introduces;
     returns `root`. Formats call it after `apply_traits`: it is a trait of one node, not
     of its kind."""
-    search = _LEAD_IN_END.search
     stack = [root]
     while stack:
         node = stack.pop()
         if node.children:
             stack.extend(node.children)
-        elif Trait.PROSE in node.traits and search(text, max(node.start, node.end - _LEAD_IN_WINDOW), node.end):
+        elif Trait.PROSE in node.traits and leads_in(text, node.start, node.end):
             node.traits |= Trait.LEADS
     return root
 

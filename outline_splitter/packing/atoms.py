@@ -22,14 +22,21 @@ step joins the chunks on its two sides, so no chunk spans what was left out. Its
 children are visited (a kept part inside an omitted frame is packed as usual). A
 `HOLLOW` node (one holding an omitted node) is always broken into its children.
 
+A `PARAGRAPHS` node whose paragraphs are not built (plain text) is broken as a leaf
+would be, at its blank lines first (`paragraph_pieces`).
+
 The walk keeps its own stack: the outline's depth is the input's to choose.
 """
 
 from __future__ import annotations
 
-from outline_splitter.nodes import GAP, GROUP, Node, Trait
+from bisect import bisect_right
+
+from outline_splitter.detectors.lines import blocks
+from outline_splitter.nodes import GAP, GROUP, Node, Trait, leads_in
 from outline_splitter.packing.ancestry import Ancestry
-from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
+from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, Level, split_leaf
+from outline_splitter.packing.sentences import Span
 from outline_splitter.packing.view import ChunkView, fits
 
 BARRIER = None
@@ -87,6 +94,9 @@ class SeparatorGroup(Node):
         super().__init__(GROUP, members[0].start, members[-1].end, members, traits=traits)
 
 
+# Short paragraphs of plain text join into atoms of up to chunk_size // _GRAIN tokens.
+_GRAIN = 16
+
 # A visit: the node, its span (within its parent's), and the chain of its ancestors.
 _Visit = tuple[Node, int, int, Ancestry | None]
 # The end of a broken SELF_CONTAINED node's parts, on the walk's stack.
@@ -143,12 +153,11 @@ class _AtomCollector:
             self.atoms.append(Atom(start, end, node, ancestors, limit=limit))
             return []
         self.barrier()
+        if Trait.PARAGRAPHS in traits and node.expand is not None:
+            return self.paragraph_pieces(node, start, end, ancestors)
         children = node.expanded_children()
         if not children:
-            levels = LINE_LEVELS if Trait.LINES in traits else PROSE_LEVELS
-            for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
-                self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=self.chunk_size))
-            return []
+            return self.pieces(node, start, end, ancestors, LINE_LEVELS if Trait.LINES in traits else PROSE_LEVELS)
         sealed = Trait.NEVER_BREAK in traits or (ancestors is not None and ancestors.sealed)
         regroup = not sealed and not isinstance(node, SeparatorGroup)
         visits: list[_Visit | Cut | None] = []
@@ -156,6 +165,43 @@ class _AtomCollector:
         if Trait.SELF_CONTAINED in traits:
             visits.append(_END_OF_SELF_CONTAINED)
         return visits
+
+    def pieces(
+        self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]
+    ) -> list[_Visit | Cut | None]:
+        """Make the atoms of a leaf cut by `split_leaf`; no visits follow."""
+        for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
+            self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=self.chunk_size))
+        return []
+
+    def paragraph_pieces(
+        self, node: Node, start: int, end: int, ancestors: Ancestry | None
+    ) -> list[_Visit | Cut | None]:
+        """Make the atoms of plain text whose paragraphs are not nodes (`Trait.PARAGRAPHS`):
+        a paragraph that fits is an atom, as its node would be, and one that does not is
+        cut as its node would be; but short paragraphs in a row are one atom of up to
+        1/`_GRAIN` of `chunk_size` by the estimate, so a balanced split still has a fine
+        grain while 100,000 one-line paragraphs make a few thousand atoms."""
+        view, limit = self.view, self.chunk_size
+        parts = paragraphs(view.source, start, end)
+        ends = [b for _, b in parts]
+        grain = max(1, limit // _GRAIN)
+        i = 0
+        while i < len(parts):
+            reach = view.reach(parts[i][0], grain)
+            last = bisect_right(ends, reach, i) - 1 if reach is not None else i
+            a, b = view.trim(parts[i][0], ends[max(last, i)])
+            if last > i and fits(view, a, b, limit):
+                self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=limit))
+                i = last + 1
+                continue
+            a, b = view.trim(*parts[i])
+            if fits(view, a, b, limit):
+                self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=limit))
+            else:
+                self.pieces(node, a, b, ancestors, PROSE_LEVELS)
+            i += 1
+        return []
 
     def parts(
         self, node: Node, children: list[Node], start: int, end: int, ancestors: Ancestry | None
@@ -183,6 +229,25 @@ def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: 
     and a `CUT` around omitted text; together the atoms cover every non-space character
     of the document that is not omitted."""
     return _AtomCollector(view, chunk_size, max_chunk_size).collect(root)
+
+
+# The last characters a text that leads can end with (`nodes.leads_in`).
+_LEAD_IN_TAIL = frozenset(":*_`>")
+
+
+def paragraphs(source: str, start: int, end: int) -> list[Span]:
+    """The paragraphs of `source[start:end]` (its blocks between blank lines), one that
+    leads ("...as follows:") joined to the one after it, as a leading atom would be."""
+    out: list[Span] = []
+    joined = False
+    for a, b in blocks(source, start, end):
+        if joined:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+        last = source[b - 1]
+        joined = (last in _LEAD_IN_TAIL or last.isspace()) and leads_in(source, a, b)
+    return out
 
 
 def group_separated(children: list[Node]) -> list[Node]:

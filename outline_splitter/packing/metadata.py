@@ -7,7 +7,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from outline_splitter.nodes import Node, Trait
+from outline_splitter.nodes import PARAGRAPH, Node, Trait
 from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.heading_paths import heading_paths
@@ -175,7 +175,9 @@ class ChunkMetadata:
         """The kinds of the nodes a chunk covers, but the document's."""
         kinds: set[str] = set()
         for atom in span.atoms:
-            if atom.piece:
+            if Trait.PARAGRAPHS in atom.node.traits and atom.node.expand is not None:
+                kinds.add(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
+            elif atom.piece:
                 kinds.add(atom.node.kind)
             else:
                 kinds.update(n.kind for n in atom.node.walk())
