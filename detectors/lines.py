@@ -33,9 +33,12 @@ def blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     cursor = start
     for match in _BLANK_LINES.finditer(text, start, end):
-        if not text[cursor : match.start()].isspace() and cursor < match.start():
+        if cursor < match.start():
             out.append((cursor, match.start()))
         cursor = match.end()
-    if cursor < end and not text[cursor:end].isspace():
+    if cursor < end:
         out.append((cursor, end))
+    # a match takes the white space after it, so only the first block can be blank
+    if out and out[0][0] == start and text[start : out[0][1]].isspace():
+        del out[0]
     return out
