@@ -4,6 +4,7 @@ at its blank lines without a node per paragraph, where the paragraph nodes would
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.detectors.text import detect_text
@@ -22,7 +23,7 @@ def test_many_short_paragraphs_make_few_atoms_and_no_nodes(cl100k):
     atoms = [atom for atom in collect_atoms(root, view, 512, 512) if isinstance(atom, Atom)]
     assert root.expand is not None and not root.children, "the paragraphs were built"
     assert len(atoms) < 13333 / 8
-    assert all(_BLANK_LINE.fullmatch(text, a.end, b.start) for a, b in zip(atoms, atoms[1:]))
+    assert all(_BLANK_LINE.fullmatch(text, a.end, b.start) for a, b in pairwise(atoms))
     chunks = OutlineTextSplitter(doc_type="text", chunk_size=512).split(text)
     assert_source_chunks(text, chunks, cl100k, 512)
     assert all(chunk.metadata["kinds"] == ["paragraph"] for chunk in chunks)
@@ -54,7 +55,7 @@ def test_chunks_end_at_blank_lines_and_a_lead_in_keeps_its_paragraph(cl100k):
     chunks = OutlineTextSplitter(doc_type="text", chunk_size=48).split(text)
     assert_source_chunks(text, chunks, cl100k, 48)
     assert len(chunks) > 5
-    for before, after in zip(chunks, chunks[1:]):
+    for before, after in pairwise(chunks):
         assert _BLANK_LINE.fullmatch(text, before.end_pos, after.start_pos), (before.text, after.text)
         assert not before.text.endswith("follows:"), before.text
 
