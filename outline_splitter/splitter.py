@@ -365,68 +365,74 @@ class OutlineTextSplitter:
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
     def _split(self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0) -> list[TextChunk]:
-        with paused_gc():  # (see gc_pause: the cycle search would cost as much as the split)
-            _check_text(text)
-            output = self._output_for(fmt)
-            if not text.strip():
-                return []
-            root = self._detect(text, fmt)
-            view = self._view(text, root, fmt, output)
-            chunk_size = self.chunk_size - reserve
-            min_chunk_size = min(self.min_chunk_size, chunk_size)
-            # a merge across sections would put one section's start in another's leaves
-            across = not self.hierarchy and self.header_levels is None
-            spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
-            shared = overlaps(spans, view, self.chunk_overlap, self.overlap_across_sections)
-            chunks: list[TextChunk] = []
-            numbers: dict[str, int] = {}
-            reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)
-            line_index = LineIndex(text)
-            for index, (span, (before, after)) in enumerate(zip(spans, shared)):
-                chunk_text = view.text(span.start, span.end)
-                metadata = reader.read(span, index, chunk_text)
-                metadata.update(line_index.lines(span.start, span.end))
-                metadata["doc_type"] = fmt.name
-                if len(fmt.outputs) > 1:
-                    metadata["output"] = output
-                metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
-                chunks.append(
-                    TextChunk(
-                        text=chunk_text,
-                        start_pos=span.start,
-                        end_pos=span.end,
-                        token_count=span.token_count,
-                        start_overlap=before,
-                        end_overlap=after,
-                        metadata=metadata,
-                    )
+        # (see gc_pause: the cycle search would cost as much as the split) The work is a
+        # call of its own so that the outline, the view and the spans are freed before the
+        # collector is back on: its first pass then walks the chunks alone, not the tree.
+        with paused_gc():
+            return self._split_with_gc_paused(text, fmt, document_id, reserve)
+
+    def _split_with_gc_paused(self, text: str, fmt: DocFormat, document_id: str, reserve: int) -> list[TextChunk]:
+        _check_text(text)
+        output = self._output_for(fmt)
+        if not text.strip():
+            return []
+        root = self._detect(text, fmt)
+        view = self._view(text, root, fmt, output)
+        chunk_size = self.chunk_size - reserve
+        min_chunk_size = min(self.min_chunk_size, chunk_size)
+        # a merge across sections would put one section's start in another's leaves
+        across = not self.hierarchy and self.header_levels is None
+        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
+        shared = overlaps(spans, view, self.chunk_overlap, self.overlap_across_sections)
+        chunks: list[TextChunk] = []
+        numbers: dict[str, int] = {}
+        reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)
+        line_index = LineIndex(text)
+        for index, (span, (before, after)) in enumerate(zip(spans, shared)):
+            chunk_text = view.text(span.start, span.end)
+            metadata = reader.read(span, index, chunk_text)
+            metadata.update(line_index.lines(span.start, span.end))
+            metadata["doc_type"] = fmt.name
+            if len(fmt.outputs) > 1:
+                metadata["output"] = output
+            metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
+            chunks.append(
+                TextChunk(
+                    text=chunk_text,
+                    start_pos=span.start,
+                    end_pos=span.end,
+                    token_count=span.token_count,
+                    start_overlap=before,
+                    end_overlap=after,
+                    metadata=metadata,
                 )
-            if not self.hierarchy:
-                return chunks
-
-            def heading_text(section: Node) -> str | None:
-                title = next((child for child in section.children if Trait.TITLE in child.traits), None)
-                return view.text(*view.trim(title.start, title.end)) if title is not None else None
-
-            def parent_metadata(start: int, end: int) -> dict[str, Any]:
-                shared = {**line_index.lines(start, end), "doc_type": fmt.name}
-                return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
-
-            def parent_budget(heading_path: list[str]) -> int:
-                if not self.context_in_budget or len(heading_path) < 2:
-                    return chunk_size
-                return chunk_size - self.tokenizer.count(" > ".join(heading_path[:-1]) + "\n")
-
-            return build_hierarchy(
-                root,
-                chunks,
-                self.tokenizer.count,
-                parent_budget,
-                self.id_prefix or document_id,
-                self.id_prefix or "",
-                heading_text,
-                parent_metadata,
             )
+        if not self.hierarchy:
+            return chunks
+
+        def heading_text(section: Node) -> str | None:
+            title = next((child for child in section.children if Trait.TITLE in child.traits), None)
+            return view.text(*view.trim(title.start, title.end)) if title is not None else None
+
+        def parent_metadata(start: int, end: int) -> dict[str, Any]:
+            shared = {**line_index.lines(start, end), "doc_type": fmt.name}
+            return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
+
+        def parent_budget(heading_path: list[str]) -> int:
+            if not self.context_in_budget or len(heading_path) < 2:
+                return chunk_size
+            return chunk_size - self.tokenizer.count(" > ".join(heading_path[:-1]) + "\n")
+
+        return build_hierarchy(
+            root,
+            chunks,
+            self.tokenizer.count,
+            parent_budget,
+            self.id_prefix or document_id,
+            self.id_prefix or "",
+            heading_text,
+            parent_metadata,
+        )
 
 
 def _require_int(name: str, value: object, low: int, high: int | None) -> None:
