@@ -28,11 +28,12 @@ says the next atom does not fit.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
 from outline_splitter.packing.view import ChunkView, fits
+from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
 
 def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[Atom | Cut | None]:
@@ -94,7 +95,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     for _ in range(_TRIES):
         cuts = _nested_cuts(sizes, depth, allowed, budget)
         planned = [(a, b) for a, b in zip([0, *cuts], [*cuts, len(run)]) if b - a > 1 and sum(sizes[a:b]) <= budget]
-        over = max((view.count(run[a].start, run[b - 1].end) - chunk_size for a, b in planned), default=0)
+        over = max((_over(view, run[a].start, run[b - 1].end, chunk_size) for a, b in planned), default=0)
         if over <= 0:
             return set(cuts)
         budget -= min(over, max(1, budget // 16))
@@ -132,17 +133,26 @@ def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget
         scan = end
 
 
+def _over(view: ChunkView, start: int, end: int, chunk_size: int) -> int:
+    """How many tokens `[start, end)` has over `chunk_size` (0 where the estimate alone
+    says it fits, as `fits` would: a planned part mostly does, and is not counted)."""
+    reach = view.reach(start, chunk_size - ESTIMATE_MARGIN)
+    if reach is not None and end <= reach:
+        return 0
+    return view.count(start, end) - chunk_size
+
+
 def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:
     """Each atom's tokens with the white space up to the next one, at most `chunk_size + 1`
     (an atom over the budget is a chunk of its own whatever its size): the view's close
-    estimate where it has one (which adds up: the parts' exact counts are checked after),
+    estimates where it has them (which add up: the parts' exact counts are checked after),
     else exact counts."""
-    ends = [atom.start for atom in run[1:]] + [run[-1].end]
-    sizes: list[int] = []
-    for atom, end in zip(run, ends):
-        size = view.estimate(atom.start, end)
-        sizes.append(min(view.count(atom.start, end, chunk_size) if size is None else size, chunk_size + 1))
-    return sizes
+    bounds = [atom.start for atom in run] + [run[-1].end]
+    cap = chunk_size + 1
+    estimates = view.estimates(bounds)
+    if estimates is not None:
+        return [size if size < cap else cap for size in estimates]
+    return [min(view.count(a, b, chunk_size), cap) for a, b in pairwise(bounds)]
 
 
 def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[int]:

@@ -10,6 +10,7 @@ tokenizer pass over the rendered text, as source mode costs one over the source.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Protocol
 
 from outline_splitter.packing.view import word_bounds
@@ -56,11 +57,11 @@ class RenderedView:
         lo, hi = self.rendered.span(start, end)
         return self.counter.count(lo, hi, limit)
 
-    def estimate(self, start: int, end: int) -> int | None:
+    def estimates(self, bounds: Sequence[int]) -> list[int] | None:
         if self._estimate is None:
             return None
-        lo, hi = self.rendered.span(start, end)
-        return int(self._estimate(lo, hi))
+        span = self.rendered.span
+        return [int(self._estimate(*span(a, b))) for a, b in pairwise(bounds)]
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
         lo, hi = self.rendered.span(start, end)
