@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from outline_splitter.detectors.html_scan import END, START, scan
+from outline_splitter.detectors.html_scan import END, START, tokens
 from outline_splitter.detectors.html_tags import BLOCK, CLOSES_P, HEADINGS, SCOPE_LIMITS, SECTIONING, TABLE_PARTS, VOID
 from outline_splitter.detectors.html_text import extract_text
 from outline_splitter.nodes import (
@@ -243,7 +243,7 @@ class _TreeBuilder:
 def detect_html(text: str) -> Node:
     """Outline of an HTML document or fragment (see the module docstring)."""
     builder = _TreeBuilder(text)
-    for kind, start, end, name in scan(text):
+    for kind, start, end, name in tokens(text):
         if name not in BLOCK:
             continue  # inline elements, comments, raw text: no node
         if kind == START:

@@ -30,11 +30,12 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from collections.abc import Iterable
 from functools import lru_cache
 from html import unescape
 from html.entities import html5
 
-from outline_splitter.detectors.html_scan import END, START, scan
+from outline_splitter.detectors.html_scan import END, START, Token, scan, tokens
 from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, PREFORMATTED
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
@@ -64,11 +65,30 @@ def _decoded_length(entity: str) -> int:
     return len(entity)  # pragma: no cover - unescape decodes a name or a prefix of it
 
 
+def _line_ends(text: str) -> int:
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
 def _fold(run: str) -> str:
     if _BREAK in run:
         return "\n"
-    line_ends = run.count("\n") + run.count("\r") - run.count("\r\n")
+    line_ends = _line_ends(run)
     return "\n\n" if line_ends >= 2 else "\n" if line_ends else " "
+
+
+# Between the tags of a page lie long runs of indentation, which folding makes one
+# character: a run longer than this goes in as five characters that fold the same.
+_SHORT_BLANK = 8
+_BLANK_RUN = re.compile(r"[ \t\n\r\f]+")
+
+
+def _short_blank(run: str) -> str:
+    """A run of foldable white space as five characters that fold as it does, alone or
+    with what is around it: its first and last characters kept (they may pair as `\r\n`
+    with their neighbours), between them its line ends up to two, padded with spaces."""
+    first, last = run[0], run[-1]
+    inner = _line_ends(run) - (first in "\r\n") - (last in "\r\n")
+    return first + (" \n\n" if inner >= 2 else " \n " if inner else "   ") + last
 
 
 def _fold_white_space(raw: str, starts: array[int], verbatim: list[int]) -> tuple[str, array[int]]:
@@ -104,17 +124,22 @@ def _fold_white_space(raw: str, starts: array[int], verbatim: list[int]) -> tupl
 class ExtractedText:
     """The readable text of a whole document (`text`) and, for each of its characters,
     the source offset it comes from (`starts`: the character itself, the `&` of its
-    entity, or the first character of the white-space run it folds)."""
+    entity, or the first character of the white-space run it folds). `markup` is
+    `source`'s markup tokens, if they were scanned already."""
 
     __slots__ = ("source", "starts", "text")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, markup: Iterable[Token] | None = None) -> None:
         self.source = source
         pieces: list[str] = []
         starts = array("q")
 
         def add(start: int, end: int) -> None:
             segment = source[start:end]
+            if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
+                pieces.append(_short_blank(segment))  # folded all the same: no need to map it all
+                starts.extend((start, start + 1, start + 2, end - 2, end - 1))
+                return
             if _BREAK in segment:
                 segment = segment.replace(_BREAK, "\ufffd")
             if "&" not in segment:
@@ -142,7 +167,7 @@ class ExtractedText:
         preformatted = 0  # depth of open `pre` elements
         verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
         cursor = 0
-        for kind, start, end, name in scan(source):
+        for kind, start, end, name in scan(source) if markup is None else markup:
             if start > cursor and not hidden:
                 if preformatted and verbatim[-1] == len(starts) and source[cursor] in "\r\n":
                     cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
@@ -207,8 +232,8 @@ class ExtractedText:
 @lru_cache(maxsize=1)
 def rendered_text(source: str) -> ExtractedText:
     """`ExtractedText(source)`, kept for the last document: content selection and the
-    text view read the same rendering."""
-    return ExtractedText(source)
+    text view read the same rendering, from the markup tokens the detector read."""
+    return ExtractedText(source, tokens(source))
 
 
 def extract_text(html: str) -> str:
