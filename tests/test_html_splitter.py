@@ -10,6 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter, TextChunk
+from outline_splitter.detectors import html_text
 from outline_splitter.detectors.html import detect_html
 from outline_splitter.detectors.html_scan import scan
 from outline_splitter.detectors.html_text import ExtractedText, extract_text
@@ -186,6 +187,29 @@ def test_text_mode_reads_entities_as_the_html_parser_does():
             assert extract_text(html[start:end]) == "".join(c for c, at in mapped if start <= at < end), (html, lo)
     assert list(ExtractedText("&bogus;").starts) == list(range(7))
     assert list(ExtractedText("&notit;").starts) == [0, 4, 5, 6]
+
+
+_WHITE_SPACE_PIECES = [
+    *(" ", "\t", "\n", "\r", "\f", "\r\n", "\xa0", "x"),
+    *("<p>", "</p>", "<pre>", "</pre>", "<br>", "<b>", "</b>"),
+]
+
+
+@given(
+    pieces=st.lists(
+        st.tuples(st.sampled_from(_WHITE_SPACE_PIECES), st.sampled_from([1, 2, 5, 9, 12, 30])), max_size=30
+    )
+)
+@example(pieces=[("x", 1), ("\r", 1), (" ", 12), ("\n", 1), ("<p>", 1)])
+def test_long_white_space_runs_fold_as_written(pieces):
+    # the extraction puts a long run between tags in as five characters (`_short_blank`):
+    # text and offsets must be those of folding the run as written
+    html = "".join(piece * times for piece, times in pieces)
+    shortened = ExtractedText(html)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html_text, "_SHORT_BLANK", len(html) + 1)
+        as_written = ExtractedText(html)
+    assert (shortened.text, list(shortened.starts)) == (as_written.text, list(as_written.starts))
 
 
 def test_html_mode_chunks_are_slices_with_heading_paths():
