@@ -7,10 +7,10 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from outline_splitter.nodes import PARAGRAPH, Node, Trait
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
+from outline_splitter.packing.covered import covered
 from outline_splitter.packing.greedy import PackedSpan
-from outline_splitter.packing.heading_paths import heading_paths
 
 
 class _Paths:
@@ -150,12 +150,14 @@ class ChunkMetadata:
             tail = tail[:-1]  # a heading speaks for its section
         paths = self._ancestor_paths(first.ancestors).copy()
         paths.extend(tail, int(first.piece))
+        kinds, heading_paths = covered(span)
+        kinds.discard(self._root_kind)  # the document's kind says nothing of the chunk
         meta: dict[str, Any] = {
             "index": index,
             "heading_path": paths.titles,
-            "heading_paths": heading_paths(span),
+            "heading_paths": heading_paths,
             "title": paths.titles[-1] if paths.titles else "",
-            "kinds": self._kinds(span),
+            "kinds": sorted(kinds),
             "id": self._id(paths, text),
             "parent_id": None,  # the parent chunk's id: only hierarchy=True makes parents
         }
@@ -170,19 +172,6 @@ class ChunkMetadata:
         if context:
             meta["context"] = context
         return meta
-
-    def _kinds(self, span: PackedSpan) -> list[str]:
-        """The kinds of the nodes a chunk covers, but the document's."""
-        kinds: set[str] = set()
-        for atom in span.atoms:
-            if Trait.PARAGRAPHS in atom.node.traits and atom.node.expand is not None:
-                kinds.add(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
-            elif atom.piece:
-                kinds.add(atom.node.kind)
-            else:
-                kinds.update(n.kind for n in atom.node.walk())
-        kinds.discard(self._root_kind)
-        return sorted(kinds)
 
     def _context(
         self, paths: _Paths, tail: tuple[Node, ...], chain: tuple[Node, ...], start: int, starts_titled: bool

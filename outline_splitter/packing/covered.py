@@ -1,10 +1,12 @@
-"""Every section path a chunk covers: `metadata["heading_paths"]`, beside `heading_path`
-(which says only where the chunk starts). A chunk that runs over the changelog sections
-0.10.0, 0.9.0 and 0.8.1 names all three, so a retriever can tell what it holds."""
+"""What a chunk covers, beside where it starts: the kinds of the nodes it holds
+(`metadata["kinds"]`) and every section path it runs over (`metadata["heading_paths"]`,
+beside `heading_path`, which says only where the chunk starts). A chunk that runs over
+the changelog sections 0.10.0, 0.9.0 and 0.8.1 names all three, so a retriever can tell
+what it holds. Both come from one walk of the chunk's whole atoms."""
 
 from __future__ import annotations
 
-from outline_splitter.nodes import Node, Trait
+from outline_splitter.nodes import PARAGRAPH, Node, Trait
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.greedy import PackedSpan
 
@@ -16,9 +18,12 @@ def _title(node: Node) -> str | None:
     return label.title if label is not None and Trait.SECTION in node.traits else None
 
 
-def heading_paths(span: PackedSpan) -> list[list[str]]:
-    """The title paths (outermost first) of the sections that the chunk's atoms lie in or
-    hold, each once, in document order; none for text outside every section."""
+def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
+    """The kinds of the nodes that the chunk's atoms are, are part of or hold, and the
+    title paths (outermost first) of the sections they lie in or hold, each once, in
+    document order (none for text outside every section)."""
+    kinds: set[str] = set()
+    add_kind = kinds.add
     out: list[_Path] = []
     seen: set[_Path] = set()
 
@@ -29,24 +34,34 @@ def heading_paths(span: PackedSpan) -> list[list[str]]:
 
     bases: dict[Ancestry, _Path] = {}  # by identity: atoms of one parent share their chain
     for atom in span.atoms:
+        node = atom.node
         base = _chain_path(atom.ancestors, bases)
-        title = None if atom.piece else _title(atom.node)
+        if Trait.PARAGRAPHS in node.traits and node.expand is not None:
+            add_kind(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
+        elif atom.piece or not node.children:
+            add_kind(node.kind)
+        title = None if atom.piece else _title(node)
         if title is None:  # a whole section says its own path, below
             add(base)
-        if atom.piece or not atom.node.children:
+        if atom.piece or not node.children:
             if title is not None:
                 add((*base, title))
             continue
-        stack: list[tuple[Node, _Path]] = [(atom.node, base)]
-        while stack:  # the sections inside a whole atom (not built ones: deferred parts hold none)
+        stack: list[tuple[Node, _Path]] = [(node, base)]
+        while stack:  # the nodes inside a whole atom (not built ones: deferred parts hold none)
             node, path = stack.pop()
+            add_kind(node.kind)
             title = _title(node)
             if title is not None:
                 path = (*path, title)
                 add(path)
-            # (a leaf without a label is no section and holds none: most nodes, not pushed)
-            stack.extend((child, path) for child in reversed(node.children) if child.children or child.label)
-    return [list(path) for path in out]
+            for child in reversed(node.children):
+                # (a leaf without a label is no section and holds none: most nodes, not pushed)
+                if child.children or child.label is not None:
+                    stack.append((child, path))
+                else:
+                    add_kind(child.kind)
+    return kinds, [list(path) for path in out]
 
 
 def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:
