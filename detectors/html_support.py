@@ -24,6 +24,7 @@ from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView, word_bounds
 from outline_splitter.registry import FormatHooks
 from outline_splitter.tokens import Tokenizer, span_counter_for
+from outline_splitter.tokens.base import SpanCounter
 
 _NODE_ATTRIBUTE_PREFIX = "data-outline-node-"
 
@@ -63,14 +64,24 @@ class MarkupSourceView(SourceView):
     end tag, else with the chunk after it. A tag is a word of its own: cuts fall between tags
     or at white space, never inside a tag."""
 
+    def __init__(self, source: str, counter: SpanCounter) -> None:
+        super().__init__(source, counter)
+        # the packer asks of one span again and again (balancing, then joining chunks)
+        self._sides: dict[tuple[int, int], int] = {}
+
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
         return word_bounds(self.source, start, end, _MARKUP_WORD)
 
     def blank_side(self, start: int, end: int) -> int:
-        markup = _MARKUP.match(self.source, start, end)
-        if markup is None or markup.end() < end:
-            return 0
-        return -1 if self.source.startswith("</", start) else 1
+        source = self.source
+        if start < end and source[start] not in "<&" and not source[start].isspace():
+            return 0  # it starts with text
+        side = self._sides.get((start, end))
+        if side is None:
+            markup = _MARKUP.match(source, start, end)
+            side = 0 if markup is None or markup.end() < end else -1 if source.startswith("</", start) else 1
+            self._sides[start, end] = side
+        return side
 
 
 def mark_html_nodes(text: str, root: Node, never_break_within: Sequence[str], separators: Sequence[str]) -> None:
