@@ -81,10 +81,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     if len(run) < 2 or fits(view, run[0].start, run[-1].end, chunk_size):
         return set()
     sizes = _sizes(run, view, chunk_size)
-    depth = [0] + [
-        shared_depth_with(run[i - 1].node, run[i - 1].ancestors, run[i].node, run[i].ancestors)
-        for i in range(1, len(run))
-    ]
+    depth = [0] + [_shared_depth(before, after) for before, after in pairwise(run)]
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
     # starts with markup that closes what is before it
@@ -116,8 +113,11 @@ def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget
     n = len(sizes)
     prefix = list(accumulate(sizes, initial=0))
     deepest_from = [0] * (n + 1)  # the deepest allowed place at or after each position
+    deepest = 0
     for i in range(n - 1, 0, -1):
-        deepest_from[i] = max(deepest_from[i + 1], depth[i] if allowed[i] else 0)
+        if allowed[i] and depth[i] > deepest:
+            deepest = depth[i]
+        deepest_from[i] = deepest
     cuts: list[int] = []
     start, scan = 0, 1  # the last cut, and the first place not yet planned
     while True:
@@ -140,6 +140,14 @@ def _over(view: ChunkView, start: int, end: int, chunk_size: int) -> int:
     if reach is not None and end <= reach:
         return 0
     return view.count(start, end) - chunk_size
+
+
+def _shared_depth(before: Atom, after: Atom) -> int:
+    """How many nodes two atoms share (see the module docstring)."""
+    above = before.ancestors
+    if above is after.ancestors and before.node is not after.node:  # siblings, mostly
+        return above.depth if above is not None else 0
+    return shared_depth_with(before.node, above, after.node, after.ancestors)
 
 
 def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:

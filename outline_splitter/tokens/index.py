@@ -22,8 +22,10 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
-from outline_splitter.tokens.positions import Offsets
+from outline_splitter.tokens.positions import Offsets, SameOffsets
 from outline_splitter.tokens.sync import SyncRule
 
 _SHORT_EDGE = 24
@@ -54,6 +56,8 @@ class TokenIndex:
         self._ends = ends
         self.total = len(starts)
         self._offset = offsets.offset
+        self._same_offsets = isinstance(offsets, SameOffsets)  # (most text: no call per position)
+        self._starts_array = np.asarray(starts)
         self._position = offsets.position
         self._is_sync_inside = rule.is_sync
         self._sync_pattern = rule.pattern
@@ -115,8 +119,11 @@ class TokenIndex:
     def marks(self, positions: Sequence[int]) -> list[int]:
         """For each position, the index of the first whole-document token that starts at
         or after it: `estimate(a, b)` is `marks(b) - marks(a)`, for many spans at once."""
-        starts, offset = self._starts, self._offset
-        return [bisect_left(starts, offset(position)) for position in positions]
+        # one search of them all: `bisect` on the buffer makes a Python int per step
+        if not self._same_offsets:
+            positions = [self._offset(position) for position in positions]
+        found: list[int] = np.searchsorted(self._starts_array, positions).tolist()
+        return found
 
     def reach(self, start: int, tokens: int) -> int:
         """The furthest end `e` with `estimate(start, e) <= tokens` (`start` if `tokens` is
