@@ -75,7 +75,7 @@ class Atom:
         self.node = node
         self.ancestors = ancestors
         self.piece = piece
-        self.leading = Trait.LEADS in node.traits and not piece
+        self.leading = not piece and Trait.LEADS in node.traits
         self.limit = limit  # the most tokens this atom may have: chunk_size, or more if never_break
 
     def __repr__(self) -> str:

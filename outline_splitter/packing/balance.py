@@ -56,11 +56,15 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             continue
         run = carried + own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
-        cuts = {id(run[i]) for i in _plan(run[:tail], view, chunk_size)}
-        for member in own:
-            if id(member) in cuts:
-                out.append(BARRIER)
-            out.append(member)
+        planned = _plan(run[:tail], view, chunk_size)
+        if planned:
+            cuts = {id(run[i]) for i in planned}
+            for member in own:
+                if id(member) in cuts:
+                    out.append(BARRIER)
+                out.append(member)
+        else:  # most runs fit one chunk
+            out += own
         out.append(atom)
         carried, own = run[tail:], []
     return out[:-1]
