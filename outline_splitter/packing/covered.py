@@ -6,6 +6,8 @@ what it holds. Both come from one walk of the chunk's whole atoms."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from outline_splitter.nodes import PARAGRAPH, Node, Trait
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.greedy import PackedSpan
@@ -46,22 +48,30 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
         if atom.piece or not node.children:
             if title is not None:
                 add((*base, title))
-            continue
-        stack: list[tuple[Node, _Path]] = [(node, base)]
-        while stack:  # the nodes inside a whole atom (not built ones: deferred parts hold none)
-            node, path = stack.pop()
-            add_kind(node.kind)
-            title = _title(node)
-            if title is not None:
-                path = (*path, title)
-                add(path)
-            for child in reversed(node.children):
-                # (a leaf without a label is no section and holds none: most nodes, not pushed)
-                if child.children or child.label is not None:
-                    stack.append((child, path))
-                else:
-                    add_kind(child.kind)
+        else:
+            _walk_whole(node, base, add_kind, add)
     return kinds, [list(path) for path in out]
+
+
+def _walk_whole(
+    node: Node, base: _Path, add_kind: Callable[[str], None], add_path: Callable[[_Path], None]
+) -> None:
+    """The kinds and section paths of a whole atom's subtree (not built parts: deferred
+    parts hold none), in document order."""
+    stack: list[tuple[Node, _Path]] = [(node, base)]
+    while stack:
+        node, path = stack.pop()
+        add_kind(node.kind)
+        title = _title(node)
+        if title is not None:
+            path = (*path, title)
+            add_path(path)
+        for child in reversed(node.children):
+            # (a leaf without a label is no section and holds none: most nodes, not pushed)
+            if child.children or child.label is not None:
+                stack.append((child, path))
+            else:
+                add_kind(child.kind)
 
 
 def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:
