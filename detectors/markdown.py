@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
+from collections.abc import Iterator
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
@@ -84,12 +86,68 @@ _DASH_UNDERLINE = re.compile(r" {0,3}-+[ \t]*(?:\r\n?|\n)?")
 _NESTED_DASH_UNDERLINE = re.compile(r"[ \t>]*-+[ \t]*(?:\r\n?|\n)?")
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+@lru_cache(maxsize=2)
+def _parser(front_matter: bool = True) -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table")
+    if front_matter:
+        md.use(front_matter_plugin)
     # Inline content is never needed: headings' titles are their inline source made plain.
     md.disable(["inline", "text_join", "lheading"])
     return md
+
+
+# A long document is parsed a window of lines at a time: markdown-it's tokens take some
+# ten times the text they stand for (100,000 paragraphs of 16 MB: 300,000 tokens), so
+# only one window's are alive at once. A window of about this many characters ends
+# before its last top-level block, which may be cut short, and the next one starts there.
+_WINDOW_CHARS = 1 << 20
+
+
+def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
+    """The block tokens of `text`, Setext headings restored, one window of whole
+    top-level blocks at a time (line maps are the document's). Where a window holds one
+    block alone (a list or a fence longer than the window), or the document's start
+    `---` not yet closed as front matter, it grows until it does not or reaches the
+    end. A window never starts at a `---` that underlines the paragraph before it, and
+    front matter is read at the document's start only."""
+    last_line = len(starts) - 1
+    first = 0
+    size = _WINDOW_CHARS
+    while first < last_line:
+        end = bisect_left(starts, starts[first] + size, first + 1)
+        to_end = end >= last_line
+        window = text[starts[first] :] if to_end else text[starts[first] : starts[end]]
+        tokens = _parser(front_matter=first == 0).parse(window)
+        for token in tokens:
+            if token.map is not None:
+                token.map = [token.map[0] + first, token.map[1] + first]
+        restart = None if to_end else _restart(tokens, first)
+        if first == 0 and text.startswith("---") and not (tokens and tokens[0].type == "front_matter"):
+            restart = None  # front matter may close further on: until then it reads as a rule
+        if restart is None and not to_end:
+            size *= 2  # one block fills the window: it may not end there
+            continue
+        yield _setext_headings(tokens if restart is None else tokens[:restart], text, starts)
+        if restart is None:
+            return
+        first, size = _start_line(tokens[restart]), _WINDOW_CHARS
+
+
+def _start_line(token: Token) -> int:
+    return token.map[0] if token.map is not None else -1
+
+
+def _restart(tokens: list[Token], first: int) -> int | None:
+    """The index of the last top-level block token of a window (whose first line is
+    `first`) before which the window may end: not one starting on its first line, not
+    an `hr` right after a paragraph (it may be the paragraph's Setext underline); None
+    if there is none."""
+    tops = [i for i, token in enumerate(tokens) if token.level == 0 and token.nesting >= 0 and token.map is not None]
+    for k in range(len(tops) - 1, 0, -1):
+        token = tokens[tops[k]]
+        if _start_line(token) > first and not (token.type == "hr" and tokens[tops[k - 1]].type == "paragraph_open"):
+            return tops[k]
+    return None
 
 
 def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[Token]:
@@ -149,7 +207,6 @@ def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: li
 def detect_markdown(text: str) -> Node:
     """Outline of a Markdown document (see the module docstring)."""
     starts = line_starts(text)
-    tokens = _setext_headings(_parser().parse(text), text, starts)
     last_line = len(starts) - 1
 
     def offset(line: int) -> int:
@@ -160,7 +217,7 @@ def detect_markdown(text: str) -> Node:
     slugs: dict[str, int] = {}
     # for each open block token, the innermost open block with a node (None: none yet)
     parents: list[Node | None] = []
-    for index, token in enumerate(tokens):
+    for index, token, tokens in _numbered(_token_windows(text, starts)):
         if token.nesting == -1:
             parents.pop()
             continue
@@ -203,6 +260,13 @@ def detect_markdown(text: str) -> Node:
         if table.children:  # a GFM table's first row is its header row
             table.children[0].traits |= Trait.CONTEXT
     return mark_lead_ins(apply_traits(root, TRAITS), text)
+
+
+def _numbered(windows: Iterator[list[Token]]) -> Iterator[tuple[int, Token, list[Token]]]:
+    """Each token of each window, with its index in its window and the window."""
+    for tokens in windows:
+        for index, token in enumerate(tokens):
+            yield index, token, tokens
 
 
 def _heading_label(token: Token, inline: Token) -> Label:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from outline_splitter.detectors import markdown
 from outline_splitter.detectors.markdown import detect_markdown
 from outline_splitter.nodes import Node, check_outline
 from tests.conftest import corpus_files
@@ -163,3 +166,58 @@ def _assert_same_blocks(full, text):
 
     expected = _block_signature(full.parse(text))
     assert _block_signature(_setext_headings(_parser().parse(text), text, line_starts(text))) == expected, text
+
+
+def _outline_signature(root: Node) -> list[tuple[object, ...]]:
+    return [
+        (
+            node.kind,
+            node.start,
+            node.end,
+            node.traits,
+            None if node.label is None else (node.label.title, node.label.level, node.label.id),
+            sorted(node.meta.items()) if node.meta else None,
+            len(node.children),
+        )
+        for node in root.walk()
+    ]
+
+
+def _windowed(text: str, window: int) -> tuple[list[tuple[object, ...]], int]:
+    """The outline signature of `text` parsed in windows of `window` characters, and
+    how many windows it took."""
+    windows = 0
+    setext = markdown._setext_headings
+
+    def counted(*args):  # called once per window
+        nonlocal windows
+        windows += 1
+        return setext(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "_WINDOW_CHARS", window)
+        patch.setattr(markdown, "_setext_headings", counted)
+        return _outline_signature(detect_markdown(text)), windows
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=markdown_document(),
+    front=st.sampled_from(["", "---\ntitle: x\n---\n\n", "---\n", "---\n\n# a\n\n---\n", "Title\n"]),
+    window=st.sampled_from([1, 7, 40, 300]),
+)
+def test_a_document_parsed_in_windows_has_the_outline_of_one_parse(text, front, window):
+    text = front + text
+    assert _windowed(text, window)[0] == _outline_signature(detect_markdown(text)), text
+
+
+def test_corpus_documents_parsed_in_windows_have_the_outline_of_one_parse():
+    windows = 0
+    for path in corpus_files("markdown", "*.md"):
+        text = path.read_text(encoding="utf-8")
+        whole = _outline_signature(detect_markdown(text))
+        for window in (1, 500):
+            outline, used = _windowed(text, window)
+            assert outline == whole, (path.name, window)
+            windows = max(windows, used)
+    assert windows > 10  # the corpus was really read in windows
