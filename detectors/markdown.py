@@ -105,14 +105,18 @@ _WINDOW_CHARS = 1 << 20
 
 def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
     """The block tokens of `text`, Setext headings restored, one window of whole
-    top-level blocks at a time (line maps are the document's). Where a window holds one
-    block alone (a list or a fence longer than the window), or the document's start
-    `---` not yet closed as front matter, it grows until it does not or reaches the
-    end. A window never starts at a `---` that underlines the paragraph before it, and
-    front matter is read at the document's start only."""
+    top-level blocks at a time (line maps are the document's). A window that holds one
+    top-level list alone ends before its last item instead, and the next window's list
+    (from that item on) continues it: its opening token is left out, and its closing
+    token carries the list's last line (`meta["end_line"]`). A window of another single
+    block (a fence longer than the window), or with the document's start `---` not yet
+    closed as front matter, grows until it holds two or reaches the end. A window never
+    starts at a `---` that underlines the paragraph before it, and front matter is read
+    at the document's start only."""
     last_line = len(starts) - 1
     first = 0
     size = _WINDOW_CHARS
+    cut_list: Token | None = None  # the opening token of a list the last window ended inside
     while first < last_line:
         end = bisect_left(starts, starts[first] + size, first + 1)
         to_end = end >= last_line
@@ -124,13 +128,47 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
         restart = None if to_end else _restart(tokens, first)
         if first == 0 and text.startswith("---") and not (tokens and tokens[0].type == "front_matter"):
             restart = None  # front matter may close further on: until then it reads as a rule
-        if restart is None and not to_end:
+        item = _item_restart(tokens, first) if restart is None and not to_end else None
+        if restart is None and item is None and not to_end:
             size *= 2  # one block fills the window: it may not end there
             continue
-        yield _setext_headings(tokens if restart is None else tokens[:restart], text, starts)
-        if restart is None:
+        kept = tokens if restart is None and item is None else tokens[: restart or item]
+        if cut_list is not None:
+            kept = _continue_list(kept, cut_list, first)
+        yield _setext_headings(kept, text, starts)
+        if restart is None and item is None:
             return
-        first, size = _start_line(tokens[restart]), _WINDOW_CHARS
+        cut_list = tokens[0] if item is not None else None
+        first, size = _start_line(tokens[restart or item]), _WINDOW_CHARS  # type: ignore[index]
+
+
+def _item_restart(tokens: list[Token], first: int) -> int | None:
+    """Where a window that holds one top-level list alone may end: before its last item
+    (which may be cut short), if that is not its first; else None."""
+    if not tokens or tokens[0].type not in ("bullet_list_open", "ordered_list_open"):
+        return None
+    items = [
+        i
+        for i, token in enumerate(tokens)
+        if token.type == "list_item_open" and token.level == 1 and _start_line(token) > first
+    ]
+    return items[-1] if items else None
+
+
+def _continue_list(tokens: list[Token], cut_list: Token, first: int) -> list[Token]:
+    """A window's tokens after the last one ended inside the list `cut_list` opened: the
+    window's first list is that list going on, so its opening token is left out and its
+    closing token (if the list ends in this window) carries its last line. Should the
+    window not start with a list of that kind, the list is closed where it was cut."""
+    head = tokens[0] if tokens else None
+    if head is None or head.type != cut_list.type or head.markup != cut_list.markup or head.level != 0:
+        closing = Token(cut_list.type.replace("_open", "_close"), cut_list.tag, -1, meta={"end_line": first})
+        return [closing, *tokens]
+    rest = tokens[1:]
+    close = next((token for token in rest if token.level == 0 and token.nesting == -1), None)
+    if close is not None and head.map is not None:
+        close.meta = {**close.meta, "end_line": head.map[1]}
+    return rest
 
 
 def _start_line(token: Token) -> int:
@@ -219,7 +257,10 @@ def detect_markdown(text: str) -> Node:
     parents: list[Node | None] = []
     for index, token, tokens in _numbered(_token_windows(text, starts)):
         if token.nesting == -1:
-            parents.pop()
+            closed = parents.pop()
+            end_line = token.meta.get("end_line") if token.meta else None
+            if end_line is not None and closed is not None:  # a list parsed in windows
+                closed.end = offset(end_line)
             continue
         if token.type == "inline":
             continue

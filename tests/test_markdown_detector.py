@@ -221,3 +221,29 @@ def test_corpus_documents_parsed_in_windows_have_the_outline_of_one_parse():
             assert outline == whole, (path.name, window)
             windows = max(windows, used)
     assert windows > 10  # the corpus was really read in windows
+
+
+_ITEM_BODIES = [
+    "a",
+    "b\n  continued",
+    "c\nlazy line",
+    "d\n\n  a second paragraph",
+    "e\n  - nested\n  - nested too",
+    "f\n  ```\n  - not an item\n  ```",
+    "g\n\n",
+    "Title\n  ---",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    bodies=st.lists(st.sampled_from(_ITEM_BODIES), min_size=8, max_size=30),
+    marker=st.sampled_from(["-", "*", "1.", "3)"]),
+    other=st.sampled_from(["", "+ another list", "# after", "---", "    code"]),
+    window=st.sampled_from([1, 5]),
+)
+def test_a_long_list_parsed_in_windows_has_the_outline_of_one_parse(bodies, marker, other, window):
+    text = "\n".join(f"{marker} {body}" for body in bodies) + "\n" + other + "\n"
+    outline, windows = _windowed(text, window)
+    assert outline == _outline_signature(detect_markdown(text)), text
+    assert windows > 1
