@@ -132,14 +132,16 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
         if restart is None and item is None and not to_end:
             size *= 2  # one block fills the window: it may not end there
             continue
-        kept = tokens if restart is None and item is None else tokens[: restart or item]
-        if cut_list is not None:
-            kept = _continue_list(kept, cut_list, first)
-        yield _setext_headings(kept, text, starts)
         if restart is None and item is None:
+            yield _setext_headings(_continue_list(tokens, cut_list, first) if cut_list else tokens, text, starts)
             return
-        cut_list = tokens[0] if item is not None else None
-        first, size = _start_line(tokens[restart or item]), _WINDOW_CHARS  # type: ignore[index]
+        kept = tokens[: restart or item]
+        next_first = _start_line(tokens[restart or item])  # type: ignore[index]
+        next_cut_list = tokens[0] if item is not None else None
+        del tokens  # (only one window's tokens are to be alive while the next is parsed)
+        yield _setext_headings(_continue_list(kept, cut_list, first) if cut_list else kept, text, starts)
+        del kept
+        first, size, cut_list = next_first, _WINDOW_CHARS, next_cut_list
 
 
 def _item_restart(tokens: list[Token], first: int) -> int | None:
@@ -255,7 +257,7 @@ def detect_markdown(text: str) -> Node:
     slugs: dict[str, int] = {}
     # for each open block token, the innermost open block with a node (None: none yet)
     parents: list[Node | None] = []
-    for index, token, tokens in _numbered(_token_windows(text, starts)):
+    for token, following in _with_next(_token_windows(text, starts)):
         if token.nesting == -1:
             closed = parents.pop()
             end_line = token.meta.get("end_line") if token.meta else None
@@ -272,7 +274,7 @@ def detect_markdown(text: str) -> Node:
         start, end = offset(token.map[0]), offset(token.map[1])
         html = html_heading(token.content) if token.type == "html_block" and parent is None else None
         if (token.type == "heading_open" and parent is None) or html is not None:
-            label = _heading_label(token, tokens[index + 1]) if html is None else Label(title=html[1], level=html[0])
+            label = _heading_label(token, following) if html is None else Label(title=html[1], level=html[0])
             level = label.level or 1
             while sections[-1][0] >= level:
                 sections.pop()[1].end = start
@@ -292,7 +294,7 @@ def detect_markdown(text: str) -> Node:
             continue
         node = Node(kind, start, end, meta=_block_meta(token))
         if token.type == "heading_open":
-            node.label = _heading_label(token, tokens[index + 1])
+            node.label = _heading_label(token, following)
         (parent or sections[-1][1]).children.append(node)
         if token.nesting == 1:
             parents.append(node)
@@ -303,15 +305,19 @@ def detect_markdown(text: str) -> Node:
     return mark_lead_ins(apply_traits(root, TRAITS), text)
 
 
-def _numbered(windows: Iterator[list[Token]]) -> Iterator[tuple[int, Token, list[Token]]]:
-    """Each token of each window, with its index in its window and the window."""
+def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:
+    """Each token of each window, with the token after it in its window (None after the
+    last): no window is held while the next one is parsed."""
     for tokens in windows:
-        for index, token in enumerate(tokens):
-            yield index, token, tokens
+        count = len(tokens)
+        for index in range(count):
+            yield tokens[index], tokens[index + 1] if index + 1 < count else None
+        del tokens
 
 
-def _heading_label(token: Token, inline: Token) -> Label:
-    return Label(title=plain_title(inline.content), level=int(token.tag[1]))
+def _heading_label(token: Token, inline: Token | None) -> Label:
+    """The label of a heading from its opening token and the inline token after it."""
+    return Label(title=plain_title(inline.content if inline is not None else ""), level=int(token.tag[1]))
 
 
 def _unique_slug(title: str, seen: dict[str, int]) -> str:
