@@ -132,14 +132,15 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
         if restart is None and item is None and not to_end:
             size *= 2  # one block fills the window: it may not end there
             continue
-        if restart is None and item is None:
-            yield _setext_headings(_continue_list(tokens, cut_list, first) if cut_list else tokens, text, starts)
+        cut = restart if restart is not None else item
+        if cut is None:
+            yield _setext_headings(_continue_list(tokens, cut_list, first), text, starts)
             return
-        kept = tokens[: restart or item]
-        next_first = _start_line(tokens[restart or item])  # type: ignore[index]
+        kept = tokens[:cut]
+        next_first = _start_line(tokens[cut])
         next_cut_list = tokens[0] if item is not None else None
         del tokens  # (only one window's tokens are to be alive while the next is parsed)
-        yield _setext_headings(_continue_list(kept, cut_list, first) if cut_list else kept, text, starts)
+        yield _setext_headings(_continue_list(kept, cut_list, first), text, starts)
         del kept
         first, size, cut_list = next_first, _WINDOW_CHARS, next_cut_list
 
@@ -157,11 +158,14 @@ def _item_restart(tokens: list[Token], first: int) -> int | None:
     return items[-1] if items else None
 
 
-def _continue_list(tokens: list[Token], cut_list: Token, first: int) -> list[Token]:
-    """A window's tokens after the last one ended inside the list `cut_list` opened: the
-    window's first list is that list going on, so its opening token is left out and its
-    closing token (if the list ends in this window) carries its last line. Should the
-    window not start with a list of that kind, the list is closed where it was cut."""
+def _continue_list(tokens: list[Token], cut_list: Token | None, first: int) -> list[Token]:
+    """A window's tokens after the last one ended inside the list `cut_list` opened (the
+    tokens as they are if it did not): the window's first list is that list going on,
+    so its opening token is left out and its closing token (if the list ends in this
+    window) carries its last line. Should the window not start with a list of that kind,
+    the list is closed where it was cut."""
+    if cut_list is None:
+        return tokens
     head = tokens[0] if tokens else None
     if head is None or head.type != cut_list.type or head.markup != cut_list.markup or head.level != 0:
         closing = Token(cut_list.type.replace("_open", "_close"), cut_list.tag, -1, meta={"end_line": first})
