@@ -16,6 +16,8 @@ from outline_splitter.nodes import Node, Trait
 # A header row is among the first children of its node (a caption may come before it).
 HEADER_ROWS_WITHIN = 3
 
+_SECTION, _VERBATIM, _HEADED = 1, 2, 4
+
 
 class Ancestry:
     """`node` with the chain above it (`parent`, `None` above the root). `sealed` says
@@ -24,7 +26,7 @@ class Ancestry:
     `VERBATIM` and `headed` the innermost whose node has a header row (a `CONTEXT`
     node among its first children) (this one or one above, `None` if there is none)."""
 
-    __slots__ = ("depth", "headed", "node", "parent", "sealed", "section", "verbatim")
+    __slots__ = ("_above_headed", "_above_section", "_above_verbatim", "_own", "depth", "node", "parent", "sealed")
 
     def __init__(self, node: Node, parent: Ancestry | None) -> None:
         self.node = node
@@ -32,16 +34,34 @@ class Ancestry:
         self.depth: int = parent.depth + 1 if parent is not None else 1  # nodes in the chain
         traits = node.traits
         self.sealed: bool = Trait.NEVER_BREAK in traits or (parent is not None and parent.sealed)
-        above_section = parent.section if parent is not None else None
-        self.section: Ancestry | None = self if Trait.SECTION in traits else above_section
-        above_verbatim = parent.verbatim if parent is not None else None
-        self.verbatim: Ancestry | None = self if Trait.VERBATIM in traits else above_verbatim
-        above_headed = parent.headed if parent is not None else None
-        self.headed: Ancestry | None = above_headed
+        # a link that is its own section (verbatim, headed link) says so in `_own`
+        # rather than pointing at itself: a link that refers to itself is a reference
+        # cycle, which kept the whole outline alive until the collector's next pass
+        own = 0
+        if Trait.SECTION in traits:
+            own |= _SECTION
+        if Trait.VERBATIM in traits:
+            own |= _VERBATIM
         for child in node.children[:HEADER_ROWS_WITHIN]:  # a loop, not any(): this runs per node
             if Trait.CONTEXT in child.traits:
-                self.headed = self
+                own |= _HEADED
                 break
+        self._own = own
+        self._above_section = parent.section if parent is not None else None
+        self._above_verbatim = parent.verbatim if parent is not None else None
+        self._above_headed = parent.headed if parent is not None else None
+
+    @property
+    def section(self) -> Ancestry | None:
+        return self if self._own & _SECTION else self._above_section
+
+    @property
+    def verbatim(self) -> Ancestry | None:
+        return self if self._own & _VERBATIM else self._above_verbatim
+
+    @property
+    def headed(self) -> Ancestry | None:
+        return self if self._own & _HEADED else self._above_headed
 
     def verbatim_nodes(self) -> Iterator[Node]:
         """The `VERBATIM` nodes of the chain, innermost first."""
