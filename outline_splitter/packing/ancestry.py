@@ -16,7 +16,12 @@ from outline_splitter.nodes import Node, Trait
 # A header row is among the first children of its node (a caption may come before it).
 HEADER_ROWS_WITHIN = 3
 
-_SECTION, _VERBATIM, _HEADED = 1, 2, 4
+_SECTION, _VERBATIM, _HEADED = 1, 2, 4  # the bits of `Ancestry._own`
+# Trait bits, read off a node's `traits._value_` (a Flag's `in` is a Python call; this runs per broken node)
+_NEVER_BREAK_TRAIT = Trait.NEVER_BREAK.value
+_SECTION_TRAIT = Trait.SECTION.value
+_VERBATIM_TRAIT = Trait.VERBATIM.value
+_CONTEXT_TRAIT = Trait.CONTEXT.value
 
 
 class Ancestry:
@@ -32,24 +37,28 @@ class Ancestry:
         self.node = node
         self.parent = parent
         self.depth: int = parent.depth + 1 if parent is not None else 1  # nodes in the chain
-        traits = node.traits
-        self.sealed: bool = Trait.NEVER_BREAK in traits or (parent is not None and parent.sealed)
+        traits: int = node.traits._value_
+        self.sealed: bool = bool(traits & _NEVER_BREAK_TRAIT) or (parent is not None and parent.sealed)
         # a link that is its own section (verbatim, headed link) says so in `_own`
         # rather than pointing at itself: a link that refers to itself is a reference
         # cycle, which kept the whole outline alive until the collector's next pass
         own = 0
-        if Trait.SECTION in traits:
+        if traits & _SECTION_TRAIT:
             own |= _SECTION
-        if Trait.VERBATIM in traits:
+        if traits & _VERBATIM_TRAIT:
             own |= _VERBATIM
         for child in node.children[:HEADER_ROWS_WITHIN]:  # a loop, not any(): this runs per node
-            if Trait.CONTEXT in child.traits:
+            if child.traits._value_ & _CONTEXT_TRAIT:
                 own |= _HEADED
                 break
         self._own = own
-        self._above_section = parent.section if parent is not None else None
-        self._above_verbatim = parent.verbatim if parent is not None else None
-        self._above_headed = parent.headed if parent is not None else None
+        if parent is None:
+            self._above_section = self._above_verbatim = self._above_headed = None
+            return
+        above = parent._own
+        self._above_section = parent if above & _SECTION else parent._above_section
+        self._above_verbatim = parent if above & _VERBATIM else parent._above_verbatim
+        self._above_headed = parent if above & _HEADED else parent._above_headed
 
     @property
     def section(self) -> Ancestry | None:

@@ -2,7 +2,10 @@
 source's lines (as editors and citations count them: `\\r\\n`, a lone `\\r` and `\\n`
 each end one line).
 
-The line starts are found once per document; a chunk's two lines are then two bisects.
+Where the source has no carriage return, a line number is the line ends counted
+(`str.count`) from the last position asked, since chunks come in order: the lines of a
+page's chunks then cost a few scans of it in C instead of a list of its line starts.
+Elsewhere the line starts are found once per document, and a line is a bisect.
 """
 
 from __future__ import annotations
@@ -15,25 +18,26 @@ _LINE_END = re.compile(r"\r\n?|\n")
 
 
 class LineIndex:
-    """The line starts of one document, for numbering the lines of its spans."""
+    """The lines of one document, for numbering the lines of its spans."""
 
-    __slots__ = ("_starts",)
+    __slots__ = ("_line", "_position", "_source", "_starts")
 
     def __init__(self, source: str) -> None:
-        if "\r" in source:
-            self._starts = [0, *(match.end() for match in _LINE_END.finditer(source))]
-        else:  # one `str.find` per line is several times faster than a match object per line
-            starts = [0]
-            find = source.find
-            position = find("\n")
-            while position >= 0:
-                starts.append(position + 1)
-                position = find("\n", position + 1)
-            self._starts = starts
+        self._source = source
+        self._starts = [0, *(match.end() for match in _LINE_END.finditer(source))] if "\r" in source else None
+        self._position, self._line = 0, 1  # the last position asked, and its line
 
     def line_of(self, position: int) -> int:
         """The 1-based number of the line that holds the character at `position`."""
-        return bisect_right(self._starts, position)
+        if self._starts is not None:
+            return bisect_right(self._starts, position)
+        last = self._position
+        if position >= last:
+            line = self._line + self._source.count("\n", last, position)
+        else:
+            line = self._line - self._source.count("\n", position, last)
+        self._position, self._line = position, line
+        return line
 
     def lines(self, start: int, end: int) -> dict[str, int]:
         """`start_line` and `end_line` of the span `[start, end)`: the lines of its first
