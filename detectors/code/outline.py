@@ -436,10 +436,11 @@ class CodeOutline:
         node = self._node(DEFINITION, item.start, item.end, meta)
         label = node.label = Label(symbol=self._symbol(chain) or None)
         if self._spans_lines(outer.start_byte, item.end):
-            node.expand = partial(self._definition_parts, node, label, item, chain)
+            # its start, not the node: a node whose expand holds it is a reference cycle
+            node.expand = partial(self._definition_parts, node.start, label, item, chain)
         return node
 
-    def _definition_parts(self, node: Node, label: Label, item: _Item, chain: list[SyntaxNode]) -> list[Node]:
+    def _definition_parts(self, start: int, label: Label, item: _Item, chain: list[SyntaxNode]) -> list[Node]:
         """A definition's children, built when it does not fit: its header, then its
         members or statements (none if there is nothing inside to cut between); and
         its `context`, the header line(s) that chunks of its parts carry."""
@@ -459,7 +460,7 @@ class CodeOutline:
         header_end = self.char(min(members[0].start_byte, item.end) if members else item.end)
         if children:
             header_end = min(header_end, children[0].start)
-        header = Node(HEADER, node.start, max(header_end, node.start), traits=TRAITS[HEADER])
+        header = Node(HEADER, start, max(header_end, start), traits=TRAITS[HEADER])
         parts = self._header_parts(item.start, outer, docstring, header.end)
         if len(parts) > 1:
             header.children = parts
