@@ -54,8 +54,11 @@ _MARKUP = re.compile(r"(?:[\s\xa0]+|<!--.*?(?:-->|\Z)|<[A-Za-z!?/][^>]*>?|&(?:nb
 
 # The words of markup: each tag whole (its attributes hold spaces), and each run of other
 # non-space characters. A tag ends at the next `>` or `<`, which keeps each attempt, and so
-# the scan, linear.
-_MARKUP_WORD = re.compile(r"<[^<>]*>|[^\s<]+|<")
+# the scan, linear. White space is spelled out (what `\s` and `str.isspace` match): a set
+# of characters is tested faster than the category, which scripts and stylesheets are
+# cut at word level with (a fifth of the scan's time).
+_SPACES = re.escape("".join(chr(code) for code in range(0x3001) if chr(code).isspace()))
+_MARKUP_WORD = re.compile(rf"<[^<>]*>|[^{_SPACES}<]+|<")
 
 
 class MarkupSourceView(SourceView):
