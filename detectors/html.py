@@ -136,6 +136,7 @@ def _end_tag_limits(name: str) -> frozenset[str]:
 
 
 _END_LIMITS = {name: _end_tag_limits(name) for name in BLOCK}
+_ALONE = {name: frozenset({name}) for name in BLOCK}  # what an end tag looks for
 # How many open elements `find` searches one by one before it asks the tags' indexes.
 _SEARCHED = 16
 
@@ -169,7 +170,15 @@ class _TreeBuilder:
 
         The top of the stack is searched element by element (the answer is mostly
         there); below `_SEARCHED`, the tags' open indexes answer in time independent of
-        the depth, so 20,000 nested elements are not searched at every tag."""
+        the depth, so 20,000 nested elements are not searched at every tag. Mostly none
+        of `names` is open at all (a block start tag looks for a `p` to close), which
+        the indexes tell at once."""
+        open_at = self.open_at
+        for name in names:
+            if open_at.get(name):
+                break
+        else:
+            return -1
         stack = self.stack
         bottom = max(len(stack) - _SEARCHED, 0)
         for index in range(len(stack) - 1, bottom - 1, -1):
@@ -180,7 +189,6 @@ class _TreeBuilder:
                 return -1
         if bottom == 0:
             return -1
-        open_at = self.open_at
         found = max((open_at[name][-1] for name in names if open_at.get(name)), default=-1)
         if found < 0 or any(open_at[limit][-1] > found for limit in limits if open_at.get(limit)):
             return -1
@@ -235,7 +243,7 @@ class _TreeBuilder:
             self.stack.append((name, node))
 
     def close(self, name: str, start: int, end: int) -> None:
-        index = self.find(frozenset({name}), _END_LIMITS[name])
+        index = self.find(_ALONE[name], _END_LIMITS[name])
         if index >= 0:
             self.close_from(index, start, end)
 
