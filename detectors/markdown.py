@@ -19,6 +19,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import cast
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -45,6 +46,7 @@ from outline_splitter.nodes import (
     Node,
     Trait,
     apply_traits,
+    leads_in,
     mark_lead_ins,
 )
 
@@ -98,9 +100,13 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
 
 # A long document is parsed a window of lines at a time: markdown-it's tokens take some
 # ten times the text they stand for (100,000 paragraphs of 16 MB: 300,000 tokens), so
-# only one window's are alive at once. A window of about this many characters ends
-# before its last top-level block, which may be cut short, and the next one starts there.
+# only one window's are alive at once. A window of about this many characters, or this
+# many lines if fewer, ends before its last top-level block, which may be cut short,
+# and the next one starts there. Tokens come by lines more than by characters (a tight
+# list's line of 45 characters is five tokens of some 360 bytes each: a window of a
+# megabyte of it held 40 MB of tokens; of 1,024 lines it holds under 2 MB).
 _WINDOW_CHARS = 1 << 20
+_WINDOW_LINES = 1 << 10
 
 
 def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
@@ -115,10 +121,10 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
     at the document's start only."""
     last_line = len(starts) - 1
     first = 0
-    size = _WINDOW_CHARS
+    size, lines = _WINDOW_CHARS, _WINDOW_LINES
     cut_list: Token | None = None  # the opening token of a list the last window ended inside
     while first < last_line:
-        end = bisect_left(starts, starts[first] + size, first + 1)
+        end = min(bisect_left(starts, starts[first] + size, first + 1), first + lines)
         to_end = end >= last_line
         window = text[starts[first] :] if to_end else text[starts[first] : starts[end]]
         tokens = _parser(front_matter=first == 0).parse(window)
@@ -130,7 +136,7 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
             restart = None  # front matter may close further on: until then it reads as a rule
         item = _item_restart(tokens, first) if restart is None and not to_end else None
         if restart is None and item is None and not to_end:
-            size *= 2  # one block fills the window: it may not end there
+            size, lines = 2 * size, 2 * lines  # one block fills the window: it may not end there
             continue
         cut = restart if restart is not None else item
         if cut is None:
@@ -142,7 +148,7 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
         del tokens  # (only one window's tokens are to be alive while the next is parsed)
         yield _setext_headings(_continue_list(kept, cut_list, first), text, starts)
         del kept
-        first, size, cut_list = next_first, _WINDOW_CHARS, next_cut_list
+        first, size, lines, cut_list = next_first, _WINDOW_CHARS, _WINDOW_LINES, next_cut_list
 
 
 def _item_restart(tokens: list[Token], first: int) -> int | None:
@@ -248,6 +254,33 @@ def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: li
     return [opening, inline, Token("heading_close", tag, -1, level=paragraph.level, block=True)]
 
 
+class _ListItem(Node):
+    """A list item. One whose only content is a paragraph of its own span (each item of
+    a tight list of one-line items) holds it deferred: the paragraph node is built when
+    the packer breaks the item or the outline is asked for (`expanded_children`), as a
+    node of its own it would double the nodes of a long list (two per item, some 150
+    bytes each). Chunk metadata names the paragraph all the same (`unbuilt_kinds`)."""
+
+    __slots__ = ()
+    unbuilt_kinds = (PARAGRAPH,)
+
+    def expanded_children(self) -> list[Node]:
+        if self.expand is not None:
+            self.expand = None
+            self.children = [Node(PARAGRAPH, self.start, self.end, traits=TRAITS[PARAGRAPH])]
+        return self.children
+
+
+# The children of a node this detector makes until its first child comes: one immutable
+# empty tuple for them all, not an empty list (56 bytes) for every leaf.
+_NO_CHILDREN = cast("list[Node]", ())
+
+
+def _own_paragraph() -> list[Node]:
+    """A `_ListItem`'s `expand`: its paragraph is built by its `expanded_children`."""
+    raise TypeError("a Markdown list item's paragraph is built by its expanded_children()")
+
+
 def detect_markdown(text: str) -> Node:
     """Outline of a Markdown document (see the module docstring)."""
     starts = line_starts(text)
@@ -296,10 +329,27 @@ def detect_markdown(text: str) -> Node:
             if token.nesting == 1:
                 parents.append(parent)
             continue
-        node = Node(kind, start, end, meta=_block_meta(token))
+        holder = parent or sections[-1][1]
+        if holder.expand is not None:  # a list item's paragraph is not all it holds after all
+            holder.expanded_children()
+        if (
+            kind == PARAGRAPH
+            and isinstance(holder, _ListItem)
+            and not holder.children
+            and start == holder.start
+            and end == holder.end
+            and not leads_in(text, start, end)  # (a lead-in's LEADS is a trait of its node)
+        ):
+            holder.expand = _own_paragraph  # built when asked (see _ListItem)
+            parents.append(holder)
+            continue
+        node = (_ListItem if kind == LIST_ITEM else Node)(kind, start, end, _NO_CHILDREN, _block_meta(token))
         if token.type == "heading_open":
             node.label = _heading_label(token, following)
-        (parent or sections[-1][1]).children.append(node)
+        if holder.children:
+            holder.children.append(node)
+        else:  # its first child (it had _NO_CHILDREN)
+            holder.children = [node]
         if token.nesting == 1:
             parents.append(node)
     for table in (n for n in root.walk() if n.kind == TABLE):
@@ -333,7 +383,7 @@ def _unique_slug(title: str, seen: dict[str, int]) -> str:
     return f"{slug}-{count}" if count else slug
 
 
-def _block_meta(token: Token) -> dict[str, object]:
+def _block_meta(token: Token) -> dict[str, object] | None:
     if token.type == "ordered_list_open":
         return {"ordered": True, "list_start": int(token.attrs.get("start", 1) or 1)}
     if token.type == "bullet_list_open":
@@ -342,7 +392,7 @@ def _block_meta(token: Token) -> dict[str, object]:
         return {"language": _INFO_WORD.split(token.info.strip())[0], "fenced": True}
     if token.type == "code_block":
         return {"fenced": False}
-    return {}
+    return None  # (no dict: most nodes have no meta)
 
 
 def _join_header_delimiter(table: Node) -> None:

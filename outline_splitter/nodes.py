@@ -179,7 +179,9 @@ class Node:
     `source[node.start:node.end]` is the node's text. Children are ordered, do not
     overlap, and lie inside their parent. `traits` say how the packer treats the node,
     `label` what its chunks' metadata reads of it (title, ids, symbol); `meta` holds
-    what is private to the format (an HTML tag, a code block's language).
+    what is private to the format (an HTML tag, a code block's language). A node's
+    `meta` dict is made when it is first read (most nodes have none: an empty dict
+    each cost 64 bytes, as much as a third of a Markdown list item's node).
 
     A detector may defer a node's children: `expand`, a function returning them, is
     called only when the packer has to break the node (`expanded_children`). A source
@@ -187,7 +189,14 @@ class Node:
     `check_outline` see the children built so far.
     """
 
-    __slots__ = ("kind", "start", "end", "children", "meta", "expand", "traits", "label")
+    __slots__ = ("kind", "start", "end", "children", "_meta", "expand", "traits", "label")
+
+    unbuilt_kinds: tuple[str, ...] = ()
+    """The kinds of the children a deferred `expand` builds, where a class of node knows
+    them before they are built (a Markdown list item's one paragraph): chunk metadata
+    names them as if they were built, and the packer takes such a node for one with
+    children, never for a leaf. None for most nodes: a code definition's deferred
+    statements are not named until they are built."""
 
     def __init__(
         self,
@@ -204,14 +213,26 @@ class Node:
         self.start = start
         self.end = end
         self.children: list[Node] = children if children is not None else []
-        self.meta: dict[str, Any] = meta if meta is not None else {}
+        self._meta = meta
         self.expand = expand
         self.traits = traits
         self.label = label
 
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta = self._meta
+        if meta is None:
+            meta = self._meta = {}
+        return meta
+
+    @meta.setter
+    def meta(self, meta: dict[str, Any]) -> None:
+        self._meta = meta
+
     def public_meta(self) -> dict[str, Any]:
         """`meta` and the label's fields in one dict, as `OutlineNode.meta` shows them."""
-        return {**self.meta, **self.label.as_meta()} if self.label is not None else dict(self.meta)
+        meta = self._meta or {}
+        return {**meta, **self.label.as_meta()} if self.label is not None else dict(meta)
 
     def expanded_children(self) -> list[Node]:
         """The children, built first if they were deferred (and then checked as

@@ -55,3 +55,12 @@ def test_the_public_outline_is_fully_built():
     outline = OutlineTextSplitter(doc_type="python").outline(source)
     function = outline.children[0]
     assert function.kind == "definition" and function.children, "the definition's parts are shown"
+
+
+def test_a_nodes_meta_is_made_when_first_read():
+    node = Node(PARAGRAPH, 0, 1)
+    assert node.public_meta() == {} and node._meta is None  # (no dict for a node without meta)
+    node.meta["tag"] = "p"
+    assert node.meta == {"tag": "p"} and node.public_meta() == {"tag": "p"}
+    given = {"language": "rust"}
+    assert Node(PARAGRAPH, 0, 1, meta=given).meta is given

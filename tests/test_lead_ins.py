@@ -28,9 +28,9 @@ def test_a_paragraph_ending_in_a_colon_stays_with_the_code_after_it(lead_in, cl1
 
 
 def test_only_a_paragraph_that_ends_with_a_colon_leads():
-    text = "Note: this is a statement.\n\nThe steps:\n\n1. one\n"
-    paragraphs = [n for n in detect_markdown(text).walk() if n.kind == "paragraph"]
-    assert [Trait.LEADS in p.traits for p in paragraphs] == [False, True, False]
+    text = "Note: this is a statement.\n\nThe steps:\n\n1. one\n2. and two:\n"
+    paragraphs = [n for n in detect_markdown(text).expand_all().walk() if n.kind == "paragraph"]
+    assert [Trait.LEADS in p.traits for p in paragraphs] == [False, True, False, True]
 
 
 def test_an_html_definition_term_and_a_lead_in_paragraph_stay_with_what_follows(cl100k):

@@ -248,3 +248,69 @@ def test_a_long_list_parsed_in_windows_has_the_outline_of_one_parse(bodies, mark
     outline, windows = _windowed(text, window)
     assert outline == _outline_signature(detect_markdown(text)), text
     assert windows > 1
+
+
+def test_a_long_list_is_parsed_a_bounded_number_of_lines_at_a_time():
+    # markdown-it's tokens come by lines (five for each line of a tight list): a window
+    # holds at most _WINDOW_LINES of them however short they are
+    text = "".join(f"- item {n}\n" for n in range(5 * markdown._WINDOW_LINES))
+    outline, windows = _windowed(text, markdown._WINDOW_CHARS)
+    assert windows >= 5
+    assert outline == _outline_signature(detect_markdown(text))
+
+
+def _eager(text: str) -> Node:
+    """The outline with every list item's paragraph built at once (as the detector made
+    them before it deferred them): no paragraph taken for a lead-in defers."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "leads_in", lambda *args: True)
+        return detect_markdown(text)
+
+
+def test_a_list_items_one_paragraph_is_built_when_asked():
+    text = "- one\n- two:\n- three\n  - nested\n- four\n\n  more\n"
+    root = detect_markdown(text)
+    items = find(root, "list_item")
+    # deferred: an item whose one paragraph has its span; built: a lead-in (LEADS is a
+    # trait of the paragraph's node), an item that holds more
+    assert [len(item.children) for item in items] == [0, 1, 2, 0, 2]
+    assert [item.expand is not None for item in items] == [True, False, False, True, False]
+    assert [p.start for p in find(root, "paragraph")] == [text.index(s) - 2 for s in ("two", "three")] + [
+        text.index("four") - 2,
+        text.index("  more"),
+    ]
+    expanded = root.expand_all()
+    assert _outline_signature(expanded) == _outline_signature(_eager(text))
+    assert [len(item.children) for item in items] == [1, 1, 2, 1, 2]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    text=st.one_of(
+        markdown_document(),
+        st.lists(st.sampled_from([*_ITEM_BODIES, "x:", "**y:**", "z\n  > quote"]), min_size=1, max_size=12).map(
+            lambda bodies: "".join(f"- {body}\n" for body in bodies)
+        ),
+    )
+)
+def test_deferred_list_item_paragraphs_leave_the_outline_as_it_was(text):
+    assert _outline_signature(detect_markdown(text).expand_all()) == _outline_signature(_eager(text)), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    bodies=st.lists(st.sampled_from([*_ITEM_BODIES, "x:", "Several words. Two sentences."]), min_size=1, max_size=16),
+    chunk_size=st.sampled_from([4, 8, 16, 40]),
+    min_chunk_size=st.sampled_from([0, 3]),
+    nested=st.booleans(),
+)
+def test_deferred_list_item_paragraphs_leave_every_chunk_as_it_was(bodies, chunk_size, min_chunk_size, nested):
+    from outline_splitter import OutlineTextSplitter
+
+    items = "".join(f"- {body}\n" for body in bodies)
+    text = f"# Steps\n\nThe steps:\n\n{items}\n## Then\n\n" + (items.replace("- ", "  - ") if nested else items)
+    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=chunk_size, min_chunk_size=min_chunk_size)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "leads_in", lambda *args: True)
+        eager = [chunk.model_dump() for chunk in splitter.split(text)]
+    assert [chunk.model_dump() for chunk in splitter.split(text)] == eager, text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 
 import pytest
@@ -129,6 +130,25 @@ def test_token_index_on_real_prose_and_markup(cl100k):
             start = rng.randrange(len(text))
             end = min(len(text), start + rng.randrange(1, 6000))
             assert index.count(start, end) == cl100k.count(text[start:end]), (path.name, start, end)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_token_index_offsets_of_either_width_count_and_estimate_alike(cl100k, wide, monkeypatch):
+    # 32-bit offsets where the text's UTF-8 surely fits them, 64-bit past that; the
+    # tokens' lengths looked up a block at a time
+    from outline_splitter.tokens import tiktoken_tokenizer
+
+    monkeypatch.setattr(tiktoken_tokenizer, "_LOOKUP_BLOCK", 7)
+    if wide:
+        monkeypatch.setattr(tiktoken_tokenizer, "_INT32_CHARS", 0)
+    text = "Ünïcödé 😀 prose, and more of it.\n\n" * 300 + "".join(f"- item {n}\n" for n in range(500))
+    index = cl100k.index(text)
+    assert index._starts_array.dtype.itemsize == (8 if wide else 4)
+    rng = random.Random(3)
+    bounds = sorted(rng.sample(range(len(text) + 1), 200))
+    assert index.estimates(bounds) == [index.estimate(a, b) for a, b in itertools.pairwise(bounds)]
+    for a, b in itertools.pairwise(bounds):
+        assert index.count(a, b) == cl100k.count(text[a:b])
 
 
 def test_token_index_limit_answers_over_without_exactness(cl100k):

@@ -27,8 +27,10 @@ says the next atom does not fit.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
-from itertools import accumulate, pairwise
+from collections.abc import Iterable, Sequence
+from itertools import accumulate, chain, islice, pairwise
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
@@ -42,7 +44,7 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
     out: list[Atom | Cut | None] = []
     carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
-    for atom in (*atoms, BARRIER):
+    for atom in chain(atoms, (BARRIER,)):
         if isinstance(atom, Atom):
             own.append(atom)
             continue
@@ -56,17 +58,18 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             continue
         run = carried + own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
-        planned = _plan(run[:tail], view, chunk_size)
+        own = []  # (its atoms are the run's from len(carried) on)
+        planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
         if planned:
             cuts = {id(run[i]) for i in planned}
-            for member in own:
+            for member in islice(run, len(carried), None):
                 if id(member) in cuts:
                     out.append(BARRIER)
                 out.append(member)
         else:  # most runs fit one chunk
-            out += own
+            out += islice(run, len(carried), None)
         out.append(atom)
-        carried, own = run[tail:], []
+        carried = run[tail:]
     return out[:-1]
 
 
@@ -88,10 +91,12 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     depth = [0] + [_shared_depth(before, after) for before, after in pairwise(run)]
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
-    # starts with markup that closes what is before it
-    allowed = [False] + [
+    # starts with markup that closes what is before it (a byte each, not a list's 8)
+    allowed = bytearray(1)
+    allowed += bytearray(
         not run[i - 1].leading and sides[i] >= 0 and (sides[i - 1] <= 0 or sides[i] > 0) for i in range(1, len(run))
-    ]
+    )
+    del sides
     budget = chunk_size
     for _ in range(_TRIES):
         cuts = _nested_cuts(sizes, depth, allowed, budget)
@@ -108,15 +113,15 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
 _TRIES = 3
 
 
-def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget: int) -> list[int]:
+def _nested_cuts(sizes: list[int], depth: list[int], allowed: Sequence[int], budget: int) -> list[int]:
     """Cuts planned from the inside out (see the module docstring): at each depth, the
     atoms up to the first allowed place of a lower depth, after the last cut so far.
     What lies between the last cut and the places still to plan is one unit (one item of
     its summed size), so a run nested 10,000 deep costs its length, not its length
     times its depth."""
     n = len(sizes)
-    prefix = list(accumulate(sizes, initial=0))
-    deepest_from = [0] * (n + 1)  # the deepest allowed place at or after each position
+    prefix = _ints(accumulate(sizes, initial=0))
+    deepest_from = _indexes((0,)) * (n + 1)  # the deepest allowed place at or after each position
     deepest = 0
     for i in range(n - 1, 0, -1):
         if allowed[i] and depth[i] > deepest:
@@ -127,9 +132,15 @@ def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget
     while True:
         inner = deepest_from[scan]
         end = next((i for i in range(scan, n) if allowed[i] and depth[i] < inner), n)
-        unit = prefix[scan] - prefix[start]
-        here = [False] + [allowed[i] and depth[i] == inner for i in range(scan, end)]
-        found = [scan + k - 1 for k in balanced_cuts([unit, *sizes[scan:end]], here, budget)]
+        here = bytearray(1)
+        here += bytearray(allowed[i] and depth[i] == inner for i in range(scan, end))
+        # the prefix sums of [what lies from the last cut to scan, as one unit, *sizes[scan:end]]
+        if start == 0 and scan == 1:
+            units = prefix if end == n else prefix[: end + 1]
+        else:
+            base = prefix[start]
+            units = _ints(chain((0,), (prefix[i] - base for i in range(scan, end + 1))))
+        found = [scan + k - 1 for k in _cuts(units, here, budget)]
         cuts += found
         if end == n:
             return cuts
@@ -167,15 +178,20 @@ def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:
     return [min(view.count(a, b, chunk_size), cap) for a, b in pairwise(bounds)]
 
 
-def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[int]:
+def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
     """The positions `i` (0 < i < len(sizes), `allowed[i]`) before which a chunk ends, for
     the fewest chunks of items whose sizes add up to at most `budget` (an item over it
     alone, or with the items it may not be cut from), each chunk as near an equal share
     of what remains as the fewest chunks allow, and the last not under a third of the
     largest where another last cut avoids it."""
-    n = len(sizes)
-    prefix = list(accumulate(sizes, initial=0))
-    ends = [e for e in range(1, n) if allowed[e]] + [n]
+    return _cuts(_ints(accumulate(sizes, initial=0)), allowed, budget)
+
+
+def _cuts(prefix: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
+    """`balanced_cuts` of the items whose sizes have the prefix sums `prefix`."""
+    n = len(prefix) - 1
+    ends = _indexes(e for e in range(1, n) if allowed[e])
+    ends.append(n)
     need, far_of = _fewest(prefix, ends, budget)
     cuts: list[int] = []
     start = largest = 0
@@ -188,7 +204,7 @@ def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[in
 
 
 def _next_cut(
-    prefix: list[int], ends: list[int], need: list[int], far: int, start: int, largest: int, budget: int
+    prefix: Sequence[int], ends: Sequence[int], need: Sequence[int], far: int, start: int, largest: int, budget: int
 ) -> int:
     """The end of the chunk from `start`: among the ends up to `far` that leave the fewest
     chunks after it, the one nearest an equal share of what is left; at the last cut, one
@@ -209,15 +225,28 @@ def _next_cut(
     return best
 
 
-def _fewest(prefix: list[int], ends: list[int], budget: int) -> tuple[list[int], list[int]]:
+def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[array[int], array[int]]:
     """For each start `j`: the fewest chunks from `j` to the end, and the furthest end
     in `ends` of a chunk from `j` within `budget` (the nearest end if none fits)."""
     n = len(prefix) - 1
-    end_prefix = [prefix[e] for e in ends]
-    need = [0] * (n + 1)
-    far_of = [n] * n
+    end_prefix = _ints(prefix[e] for e in ends)
+    need = _indexes((0,)) * (n + 1)
+    far_of = _indexes((n,)) * n
     for j in range(n - 1, -1, -1):
         k = bisect_right(end_prefix, prefix[j] + budget) - 1
         far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]
         need[j] = 1 + need[far_of[j]]
     return need, far_of
+
+
+def _ints(values: Iterable[int]) -> array[int]:
+    """`values` as an array of 64-bit ints: a run's prefix sums, ends and counts are one
+    per atom, and in a list each above 256 is an object of its own (40 bytes, not 8; a
+    list of 370,000 items held a dozen such lists at once)."""
+    return array("q", values)
+
+
+def _indexes(values: Iterable[int]) -> array[int]:
+    """`values`, positions in a run (or counts of its chunks, or depths), as an array of
+    32-bit ints (4 bytes each: a run of 2**31 atoms would take some 200 GB)."""
+    return array("i", values)

@@ -47,6 +47,8 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
             add_kind(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
         elif atom.piece or not node.children:
             add_kind(node.kind)
+            if node.unbuilt_kinds and node.expand is not None:
+                kinds.update(node.unbuilt_kinds)
         title = None if atom.piece else _title(node)
         if title is None:  # a whole section says its own path, below
             add(base)
@@ -62,11 +64,14 @@ def _walk_whole(
     node: Node, base: _Path, add_kind: Callable[[str], None], add_path: Callable[[_Path], None]
 ) -> None:
     """The kinds and section paths of a whole atom's subtree (not built parts: deferred
-    parts hold none), in document order."""
+    parts hold none, and their kinds are named only where a node knows them, its
+    `unbuilt_kinds`), in document order."""
     stack: list[tuple[Node, _Path]] = [(node, base)]
     while stack:
         node, path = stack.pop()
         add_kind(node.kind)
+        for kind in node.unbuilt_kinds if node.expand is not None else ():
+            add_kind(kind)
         title = _title(node)
         if title is not None:
             path = (*path, title)
@@ -77,6 +82,8 @@ def _walk_whole(
                 stack.append((child, path))
             else:
                 add_kind(child.kind)
+                for kind in child.unbuilt_kinds if child.expand is not None else ():
+                    add_kind(kind)
 
 
 def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:

@@ -11,7 +11,9 @@ Elsewhere the line starts are found once per document, and a line is a bisect.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
+from itertools import chain
 
 # the line ends of CommonMark, which the line-based detectors count by too
 _LINE_END = re.compile(r"\r\n?|\n")
@@ -24,7 +26,10 @@ class LineIndex:
 
     def __init__(self, source: str) -> None:
         self._source = source
-        self._starts = [0, *(match.end() for match in _LINE_END.finditer(source))] if "\r" in source else None
+        # (an array: as a list, each start is an int object of its own, 40 bytes a line, not 8)
+        self._starts = (
+            array("q", chain((0,), (match.end() for match in _LINE_END.finditer(source)))) if "\r" in source else None
+        )
         self._position, self._line = 0, 1  # the last position asked, and its line
 
     def line_of(self, position: int) -> int:

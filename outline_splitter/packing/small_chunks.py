@@ -236,6 +236,8 @@ def _cut_points(view: ChunkView, atom: Atom) -> tuple[Sequence[int], Sequence[in
     node, above = atom.node, atom.ancestors
     if node.children or node.traits & (Trait.NEVER_BREAK | Trait.LEADS) or (above is not None and above.sealed):
         return None
+    if node.unbuilt_kinds and node.expand is not None:  # children not built yet: no leaf either
+        return None
     if node.traits & (Trait.VERBATIM | Trait.LINES) or (above is not None and above.verbatim is not None):
         spans = [view.trim(a, b) for a, b in lines(view.source, atom.start, atom.end)]
         spans = [(a, b) for a, b in spans if a < b]

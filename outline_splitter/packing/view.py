@@ -81,15 +81,15 @@ class SourceView:
         self.counter = counter
         self._reach = getattr(counter, "reach", None)
         self._estimate = getattr(counter, "estimate", None)
-        self._marks = getattr(counter, "marks", None)
+        self._estimates = getattr(counter, "estimates", None)
 
     def text(self, start: int, end: int) -> str:
         return self.source[start:end]
 
     def estimates(self, bounds: Sequence[int]) -> list[int] | None:
-        if self._marks is not None:  # one search per bound, not two per span
-            marks = self._marks(bounds)
-            return [b - a for a, b in pairwise(marks)]
+        if self._estimates is not None:  # one search per bound, not two per span
+            found: list[int] = self._estimates(bounds)
+            return found
         if self._estimate is None:
             return None
         return [self._estimate(a, b) for a, b in pairwise(bounds)]
@@ -99,10 +99,11 @@ class SourceView:
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
         source = self.source
-        match = _NON_SPACE.search(source, start, end)
-        if match is None:
-            return end, end
-        start = match.start()
+        if start >= end or source[start].isspace():  # (else the span's own start is kept, not a new int)
+            match = _NON_SPACE.search(source, start, end)
+            if match is None:
+                return end, end
+            start = match.start()
         # strip the end a window at a time: rstrip on the whole span would copy it, and
         # the outline's root and sections span megabytes
         while source[end - 1].isspace():
