@@ -27,7 +27,9 @@ says the next atom does not fit.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from itertools import accumulate, pairwise
 
 from outline_splitter.packing.ancestry import shared_depth_with
@@ -115,7 +117,7 @@ def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget
     its summed size), so a run nested 10,000 deep costs its length, not its length
     times its depth."""
     n = len(sizes)
-    prefix = list(accumulate(sizes, initial=0))
+    prefix = _prefix_sums(sizes)
     deepest_from = [0] * (n + 1)  # the deepest allowed place at or after each position
     deepest = 0
     for i in range(n - 1, 0, -1):
@@ -174,8 +176,9 @@ def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[in
     of what remains as the fewest chunks allow, and the last not under a third of the
     largest where another last cut avoids it."""
     n = len(sizes)
-    prefix = list(accumulate(sizes, initial=0))
-    ends = [e for e in range(1, n) if allowed[e]] + [n]
+    prefix = _prefix_sums(sizes)
+    ends = array("q", [e for e in range(1, n) if allowed[e]])
+    ends.append(n)
     need, far_of = _fewest(prefix, ends, budget)
     cuts: list[int] = []
     start = largest = 0
@@ -187,8 +190,14 @@ def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[in
     return cuts
 
 
+def _prefix_sums(sizes: list[int]) -> array[int]:
+    """0, then the sum of each prefix of `sizes`: as an array, for a run of 100,000 atoms
+    made a Python int of each sum (and `balanced_cuts` three more lists of them)."""
+    return array("q", accumulate(sizes, initial=0))
+
+
 def _next_cut(
-    prefix: list[int], ends: list[int], need: list[int], far: int, start: int, largest: int, budget: int
+    prefix: Sequence[int], ends: Sequence[int], need: Sequence[int], far: int, start: int, largest: int, budget: int
 ) -> int:
     """The end of the chunk from `start`: among the ends up to `far` that leave the fewest
     chunks after it, the one nearest an equal share of what is left; at the last cut, one
@@ -209,13 +218,13 @@ def _next_cut(
     return best
 
 
-def _fewest(prefix: list[int], ends: list[int], budget: int) -> tuple[list[int], list[int]]:
+def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[array[int], array[int]]:
     """For each start `j`: the fewest chunks from `j` to the end, and the furthest end
     in `ends` of a chunk from `j` within `budget` (the nearest end if none fits)."""
     n = len(prefix) - 1
-    end_prefix = [prefix[e] for e in ends]
-    need = [0] * (n + 1)
-    far_of = [n] * n
+    end_prefix = array("q", [prefix[e] for e in ends])
+    need = array("q", bytes(8 * (n + 1)))
+    far_of = array("q", [n]) * n
     for j in range(n - 1, -1, -1):
         k = bisect_right(end_prefix, prefix[j] + budget) - 1
         far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]
