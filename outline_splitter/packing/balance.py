@@ -30,7 +30,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from itertools import accumulate, pairwise
+from itertools import accumulate, chain, pairwise
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
@@ -44,7 +44,7 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
     out: list[Atom | Cut | None] = []
     carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
-    for atom in (*atoms, BARRIER):
+    for atom in chain(atoms, (BARRIER,)):  # (a run may be the whole document: no copies of it)
         if isinstance(atom, Atom):
             own.append(atom)
             continue
@@ -56,9 +56,9 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             carried += own
             own = []
             continue
-        run = carried + own
+        run = carried + own if carried else own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
-        planned = _plan(run[:tail], view, chunk_size)
+        planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
         if planned:
             cuts = {id(run[i]) for i in planned}
             for member in own:
@@ -94,6 +94,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     allowed = [False] + [
         not run[i - 1].leading and sides[i] >= 0 and (sides[i - 1] <= 0 or sides[i] > 0) for i in range(1, len(run))
     ]
+    del sides
     budget = chunk_size
     for _ in range(_TRIES):
         cuts = _nested_cuts(sizes, depth, allowed, budget)
