@@ -55,10 +55,10 @@ def _parser(language: Language) -> Parser:
 
 
 # A file of more than `_WINDOWS` windows is parsed a window of about `WINDOW_BYTES` at a
-# time (a window of 64 KB has a syntax tree of a few MB); a shorter one whole, for windows
+# time (a window of 32 KB has a syntax tree of about 1.3 MB); a shorter one whole, for windows
 # cost some parsing twice (the statements at their ends, a window grown).
-WINDOW_BYTES = 1 << 16
-_WINDOWS = 4
+WINDOW_BYTES = 1 << 15
+_WINDOWS = 8
 # Languages whose file is not a sequence of top-level statements from any of them on.
 _WHOLE_ONLY = frozenset({"php"})
 
