@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 
 from tree_sitter import Node as SyntaxNode
-from tree_sitter import Parser, Point, Range
+from tree_sitter import Parser, Point, Range, Tree
 
 from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
 from outline_splitter.detectors.code.offsets import encode_source
@@ -86,12 +86,16 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
     is met in the last window."""
     start, row = 0, 0  # the window's first byte (a line start) and its row
     grow = size
+    grown: Tree | None = None  # the parse of the window before it grew
     try:  # (the parser is this thread's: it parses whole again after)
         while True:
             end = data.find(b"\n", start + grow) + 1 or len(data)
             end_row = row + data.count(b"\n", start, end)
             parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
-            root = parser.parse(data).root_node
+            # a grown window is parsed again from its last parse, which tree-sitter reuses
+            # but where the ranges differ (a file of one class grows its window to the end)
+            tree = parser.parse(data) if grown is None else parser.parse(data, grown)
+            root = tree.root_node
             children = root.children
             # (a root that is an error itself holds pieces of statements, none of them in error)
             cut = None if root.is_error else _cut(children, data)
@@ -101,8 +105,10 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
                 yield from children
                 return
             if cut is None:
-                grow *= 2
+                grow *= 4
+                grown = tree
                 continue
+            grown = None
             yield from children[:cut]
             first = children[cut]
             start, row = data.rfind(b"\n", 0, first.start_byte) + 1, first.start_point.row
