@@ -8,7 +8,6 @@ The line starts are found once per document; a chunk's two lines are then two bi
 from __future__ import annotations
 
 import re
-from array import array
 from bisect import bisect_right
 
 # the line ends of CommonMark, which the line-based detectors count by too
@@ -21,11 +20,10 @@ class LineIndex:
     __slots__ = ("_starts",)
 
     def __init__(self, source: str) -> None:
-        # an array: a list held a Python int per line (as much as a file of one-line functions)
         if "\r" in source:
-            self._starts = array("q", [0, *(match.end() for match in _LINE_END.finditer(source))])
+            self._starts = [0, *(match.end() for match in _LINE_END.finditer(source))]
         else:  # one `str.find` per line is several times faster than a match object per line
-            starts = array("q", [0])
+            starts = [0]
             find = source.find
             position = find("\n")
             while position >= 0:
