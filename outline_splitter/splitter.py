@@ -388,11 +388,7 @@ class OutlineTextSplitter:
         numbers: dict[str, int] = {}
         reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)
         line_index = LineIndex(text)
-        # each span is let go of once its chunk is made, so its atoms (an object per
-        # one-line function of a long file) are freed as the chunks take their place
-        spans.reverse()
-        for index, (before, after) in enumerate(shared):
-            span = spans.pop()
+        for index, (span, (before, after)) in enumerate(zip(spans, shared)):
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)
             metadata.update(line_index.lines(span.start, span.end))

@@ -27,10 +27,8 @@ says the next atom does not fit.
 
 from __future__ import annotations
 
-from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from itertools import accumulate, chain, pairwise
+from itertools import accumulate, pairwise
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
@@ -44,7 +42,7 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
     out: list[Atom | Cut | None] = []
     carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
-    for atom in chain(atoms, (BARRIER,)):  # (a run may be the whole document: no copies of it)
+    for atom in (*atoms, BARRIER):
         if isinstance(atom, Atom):
             own.append(atom)
             continue
@@ -56,9 +54,9 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             carried += own
             own = []
             continue
-        run = carried + own if carried else own
+        run = carried + own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
-        planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
+        planned = _plan(run[:tail], view, chunk_size)
         if planned:
             cuts = {id(run[i]) for i in planned}
             for member in own:
@@ -94,7 +92,6 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     allowed = [False] + [
         not run[i - 1].leading and sides[i] >= 0 and (sides[i - 1] <= 0 or sides[i] > 0) for i in range(1, len(run))
     ]
-    del sides
     budget = chunk_size
     for _ in range(_TRIES):
         cuts = _nested_cuts(sizes, depth, allowed, budget)
@@ -118,7 +115,7 @@ def _nested_cuts(sizes: list[int], depth: list[int], allowed: list[bool], budget
     its summed size), so a run nested 10,000 deep costs its length, not its length
     times its depth."""
     n = len(sizes)
-    prefix = _prefix_sums(sizes)
+    prefix = list(accumulate(sizes, initial=0))
     deepest_from = [0] * (n + 1)  # the deepest allowed place at or after each position
     deepest = 0
     for i in range(n - 1, 0, -1):
@@ -177,9 +174,8 @@ def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[in
     of what remains as the fewest chunks allow, and the last not under a third of the
     largest where another last cut avoids it."""
     n = len(sizes)
-    prefix = _prefix_sums(sizes)
-    ends = array("q", [e for e in range(1, n) if allowed[e]])
-    ends.append(n)
+    prefix = list(accumulate(sizes, initial=0))
+    ends = [e for e in range(1, n) if allowed[e]] + [n]
     need, far_of = _fewest(prefix, ends, budget)
     cuts: list[int] = []
     start = largest = 0
@@ -191,14 +187,8 @@ def balanced_cuts(sizes: list[int], allowed: list[bool], budget: int) -> list[in
     return cuts
 
 
-def _prefix_sums(sizes: list[int]) -> array[int]:
-    """0, then the sum of each prefix of `sizes`: as an array, for a run of 100,000 atoms
-    made a Python int of each sum (and `balanced_cuts` three more lists of them)."""
-    return array("q", accumulate(sizes, initial=0))
-
-
 def _next_cut(
-    prefix: Sequence[int], ends: Sequence[int], need: Sequence[int], far: int, start: int, largest: int, budget: int
+    prefix: list[int], ends: list[int], need: list[int], far: int, start: int, largest: int, budget: int
 ) -> int:
     """The end of the chunk from `start`: among the ends up to `far` that leave the fewest
     chunks after it, the one nearest an equal share of what is left; at the last cut, one
@@ -219,13 +209,13 @@ def _next_cut(
     return best
 
 
-def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[array[int], array[int]]:
+def _fewest(prefix: list[int], ends: list[int], budget: int) -> tuple[list[int], list[int]]:
     """For each start `j`: the fewest chunks from `j` to the end, and the furthest end
     in `ends` of a chunk from `j` within `budget` (the nearest end if none fits)."""
     n = len(prefix) - 1
-    end_prefix = array("q", [prefix[e] for e in ends])
-    need = array("q", bytes(8 * (n + 1)))
-    far_of = array("q", [n]) * n
+    end_prefix = [prefix[e] for e in ends]
+    need = [0] * (n + 1)
+    far_of = [n] * n
     for j in range(n - 1, -1, -1):
         k = bisect_right(end_prefix, prefix[j] + budget) - 1
         far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]

@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from itertools import chain, pairwise
 from typing import Protocol
 
-import numpy as np
-
 from outline_splitter.tokens.base import ESTIMATE_MARGIN, SpanCounter
 
 
@@ -90,8 +88,8 @@ class SourceView:
 
     def estimates(self, bounds: Sequence[int]) -> list[int] | None:
         if self._marks is not None:  # one search per bound, not two per span
-            estimates: list[int] = np.diff(self._marks(bounds)).tolist()
-            return estimates
+            marks = self._marks(bounds)
+            return [b - a for a, b in pairwise(marks)]
         if self._estimate is None:
             return None
         return [self._estimate(a, b) for a, b in pairwise(bounds)]
@@ -104,9 +102,7 @@ class SourceView:
         match = _NON_SPACE.search(source, start, end)
         if match is None:
             return end, end
-        first = match.start()
-        if first != start:  # (else the caller's int: an atom per one-line function held a copy each)
-            start = first
+        start = match.start()
         # strip the end a window at a time: rstrip on the whole span would copy it, and
         # the outline's root and sections span megabytes
         while source[end - 1].isspace():

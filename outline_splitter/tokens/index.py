@@ -116,15 +116,14 @@ class TokenIndex:
         take the tokens of the two edge pieces."""
         return bisect_left(self._starts, self._offset(end)) - bisect_left(self._starts, self._offset(start))
 
-    def marks(self, positions: Sequence[int]) -> np.ndarray[tuple[int], np.dtype[np.intp]]:
+    def marks(self, positions: Sequence[int]) -> list[int]:
         """For each position, the index of the first whole-document token that starts at
-        or after it: `estimate(a, b)` is `marks(b) - marks(a)`, for many spans at once
-        (an array: a run of 100,000 atoms made a Python int of each)."""
+        or after it: `estimate(a, b)` is `marks(b) - marks(a)`, for many spans at once."""
         # one search of them all: `bisect` on the buffer makes a Python int per step
         if not self._same_offsets:
             positions = [self._offset(position) for position in positions]
-        # (in the index's own type: another would have it copied to match, per call)
-        return np.searchsorted(self._starts_array, np.asarray(positions, dtype=self._starts_array.dtype))
+        found: list[int] = np.searchsorted(self._starts_array, positions).tolist()
+        return found
 
     def reach(self, start: int, tokens: int) -> int:
         """The furthest end `e` with `estimate(start, e) <= tokens` (`start` if `tokens` is

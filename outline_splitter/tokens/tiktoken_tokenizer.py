@@ -74,13 +74,10 @@ def load_encoding(name: str) -> tiktoken.Encoding:
     )
 
 
-_TAKE_STEP = 1 << 18
-
-
 @lru_cache(maxsize=8)
-def _token_byte_lengths(encoding: tiktoken.Encoding) -> np.ndarray[tuple[int], np.dtype[np.int32]]:
+def _token_byte_lengths(encoding: tiktoken.Encoding) -> np.ndarray[tuple[int], np.dtype[np.int64]]:
     ranks: dict[bytes, int] | None = getattr(encoding, "_mergeable_ranks", None)
-    lengths = np.zeros(encoding.n_vocab, dtype=np.int32)
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
     if ranks is not None:
         for token_bytes, rank in ranks.items():
             lengths[rank] = len(token_bytes)
@@ -132,16 +129,8 @@ class TiktokenTokenizer:
             tokens = encoding.encode_to_numpy(as_encoded(text), disallowed_special=())
         # byte offset of each token boundary, 0 first and the text's byte length last; a
         # memoryview, which `bisect` searches faster than `searchsorted` finds one value,
-        # and faster than a list of ints, which would also cost a copy and burden the GC.
-        # 32-bit where the text's bytes (at most 4 per character) allow, each token's
-        # length written in place and summed there: no 64-bit copy of the tokens on the way
-        # (a slice of the tokens at a time: `take` makes a 64-bit copy of its indexes)
-        dtype = np.int32 if 4 * len(text) < 2**31 else np.int64
-        boundaries = np.zeros(len(tokens) + 1, dtype=dtype)
-        lengths = _token_byte_lengths(encoding)
-        for at in range(0, len(tokens), _TAKE_STEP):
-            np.take(lengths, tokens[at : at + _TAKE_STEP], out=boundaries[1 + at : 1 + at + _TAKE_STEP], mode="clip")
-        del tokens
-        np.cumsum(boundaries[1:], out=boundaries[1:], dtype=dtype)
+        # and faster than a list of ints, which would also cost a copy and burden the GC
+        boundaries = np.zeros(len(tokens) + 1, dtype=np.int64)
+        np.cumsum(_token_byte_lengths(encoding)[tokens], out=boundaries[1:])
         offsets = boundaries.data
         return TokenIndex(text, offsets[:-1], offsets[1:], offsets_for(text, "utf8"), CL100K, self.count)
