@@ -92,3 +92,16 @@ def test_a_long_file_is_detected_in_a_fraction_of_its_syntax_tree():
         tracemalloc.stop()
     assert len(root.children) == 30_000
     assert peak < 25 * len(text), peak / len(text)
+
+
+def test_a_quote_out_of_place_is_recovered_from_as_in_one_parse():
+    # a Ruby string opened by mistake inside a method pairs the file's quotes anew: the
+    # whole file's recovery reached back into a method that a window had taken as it was
+    text = (
+        '\ndef v_(v_______ß)\n    v___ßßßßß = "0\xa0\xa0"\n    v_ß = "00\xa0\xa0𐀀"\nend\n# 00\xa0\xa0\xa0\xa0ࠀ\n'
+        'def v_(v_)\n    v_ = "00\xa0ࠀ"\n000000"\nend\nv__ = "0000\xa0\xa0\xa0\xa0\xa0\xa0𐀀"\n# 0000\xa0\xa0\xa0\xa0\n'
+        'def v_(v_)\n    v__名 = "00000\xa0\xa0ࠀ"\nend\n'
+        '\ndef v_(v_______ß)\n    v___ßßßßß = "00\xa0\xa0\xa0\xa0ࠀ"\n    v_ = ":@\xa0\xa0𐀀"\nend\n'
+        '# 00\xa0\xa0\xa0\xa0ࠀ\ndef v_(v_)\n    v_ = ""\nend'
+    )
+    assert _outline("ruby", text, 5)[0] == _outline("ruby", text, None)[0]

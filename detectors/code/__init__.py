@@ -9,12 +9,12 @@ A long file is parsed a window of top-level statements at a time (`WINDOW_BYTES`
 more), so that only one window's syntax tree (some 40 times its text) is alive while its
 outline nodes are made: each window ends before its last top-level statement that starts
 a line but one, and the next window starts there. A window whose kept statements hold a
-syntax error grows. The last window (to the end of the file) may hold an error only in
-its last two such statements: tree-sitter's recovery from an error may wrap what came
-before it, the more readily the less there is of it, so a recovery that reaches back
-further in the window would in the whole file too, which is then parsed whole after all.
-A language whose file does not read as a sequence of top-level statements from any of
-them on (PHP: code only after `<?php`) is always parsed whole.
+syntax error grows. A file with a syntax error is parsed whole after all (the error is
+then in the last window, which runs to the end of the file): tree-sitter's recovery from
+an error may reach back into statements a window before took as they were (a quote out of
+place in Ruby did), so only a file that parses without one is sure to have the outline of
+one parse in windows. A language whose file does not read as a sequence of top-level
+statements from any of them on (PHP: code only after `<?php`) is always parsed whole.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
             # (a root that is an error itself holds pieces of statements, none of them in error)
             cut = None if root.is_error else _cut(children, data)
             if end == len(data):
-                if cut is None and root.has_error:
+                if root.has_error:
                     raise _ParseWhole
                 yield from children
                 return
