@@ -236,3 +236,15 @@ def test_imports_form_one_group(language, source, group):
     root = load_detector(resolve_doc_type(language))(source).expand_all()
     groups = [source[n.start : n.end] for n in root.children if n.kind == "imports"]
     assert groups == [group]
+
+
+def test_a_code_outline_shares_empty_children_and_meta():
+    # a file of 100,000 one-line functions made 100,000 empty lists and dicts besides its nodes
+    text = "import os\n\n" + "".join(f"# f_{n}\ndef f_{n}(x): return x\n\nclass C{n}: pass\n" for n in range(50))
+    root = load_detector(resolve_doc_type("python"))(text)
+    leaves = [node for node in root.walk() if not node.children and node is not root]
+    assert len(leaves) > 100
+    assert len({id(node.children) for node in leaves}) == 1
+    metas = {id(node.meta) for node in leaves}
+    assert len(metas) == 3  # function and class definitions, and the rest (empty)
+    assert {node.meta.get("definition") for node in leaves} == {"function_definition", "class_definition", None}

@@ -4,15 +4,27 @@
 registry calls it once per doc type. Grammars come from `tree-sitter-language-pack`
 0.13, whose wheel ships them compiled (later versions download them at run time); a
 language's parser is loaded on first use and kept.
+
+A long file is parsed a window of top-level statements at a time (`WINDOW_BYTES` or
+more), so that only one window's syntax tree (some 40 times its text) is alive while its
+outline nodes are made: each window ends before its last top-level statement that starts
+a line but one, and the next window starts there. A window whose kept statements hold a
+syntax error grows. A file with a syntax error is parsed whole after all (the error is
+then in the last window, which runs to the end of the file): tree-sitter's recovery from
+an error may reach back into statements a window before took as they were (a quote out of
+place in Ruby did), so only a file that parses without one is sure to have the outline of
+one parse in windows. A language whose file does not read as a sequence of top-level
+statements from any of them on (PHP: code only after `<?php`) is always parsed whole.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 
-from tree_sitter import Parser
+from tree_sitter import Node as SyntaxNode
+from tree_sitter import Parser, Point, Range, Tree
 
 from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
 from outline_splitter.detectors.code.offsets import encode_source
@@ -42,11 +54,87 @@ def _parser(language: Language) -> Parser:
     return parser
 
 
+# A file of more than `_WINDOWS` windows is parsed a window of about `WINDOW_BYTES` at a
+# time (a window of 32 KB has a syntax tree of about 1.3 MB); a shorter one whole, for windows
+# cost some parsing twice (the statements at their ends, a window grown).
+WINDOW_BYTES = 1 << 15
+_WINDOWS = 8
+# Languages whose file is not a sequence of top-level statements from any of them on.
+_WHOLE_ONLY = frozenset({"php"})
+
+
 def detect_code(text: str, language: Language) -> Node:
     """Outline of source code in `language` (see `outline_splitter.detectors.code.outline`)."""
     data = encode_source(text)
-    tree = _parser(language).parse(data)
-    return CodeOutline(language, text, data).build(tree)
+    parser = _parser(language)
+    if len(data) > _WINDOWS * WINDOW_BYTES and language.name not in _WHOLE_ONLY:
+        try:
+            return CodeOutline(language, text, data).build(_windows(parser, data, WINDOW_BYTES))
+        except _ParseWhole:
+            pass
+    parser.included_ranges = _WHOLE_RANGE
+    return CodeOutline(language, text, data).build(parser.parse(data).root_node.children)
+
+
+class _ParseWhole(Exception):
+    """Raised by `_windows` where the file must be parsed whole (see the module docstring)."""
+
+
+def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
+    """The top-level nodes of `data` (the children of its syntax tree's root), parsed a
+    window of about `size` bytes (whole lines) at a time; `_ParseWhole` if a syntax error
+    is met in the last window."""
+    start, row = 0, 0  # the window's first byte (a line start) and its row
+    grow = size
+    grown: Tree | None = None  # the parse of the window before it grew
+    try:  # (the parser is this thread's: it parses whole again after)
+        while True:
+            end = data.find(b"\n", start + grow) + 1 or len(data)
+            end_row = row + data.count(b"\n", start, end)
+            parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
+            # a grown window is parsed again from its last parse, which tree-sitter reuses
+            # but where the ranges differ (a file of one class grows its window to the end)
+            tree = parser.parse(data) if grown is None else parser.parse(data, grown)
+            root = tree.root_node
+            children = root.children
+            # (a root that is an error itself holds pieces of statements, none of them in error)
+            cut = None if root.is_error else _cut(children, data)
+            if end == len(data):
+                if root.has_error:
+                    raise _ParseWhole
+                yield from children
+                return
+            if cut is None:
+                grow *= 4
+                grown = tree
+                continue
+            grown = None
+            yield from children[:cut]
+            first = children[cut]
+            start, row = data.rfind(b"\n", 0, first.start_byte) + 1, first.start_point.row
+            grow = size
+    finally:
+        parser.included_ranges = _WHOLE_RANGE
+
+
+_WHOLE_RANGE = [Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)]
+
+
+def _cut(children: list[SyntaxNode], data: bytes) -> int | None:
+    """Where a window's top-level nodes are cut: the index of the last named node that
+    starts a line, is no extra (a comment, a Ruby heredoc body) and has another such node after
+    it (the end of the window may have cut that one short, and how the one before it ends
+    may depend on what follows it), if the nodes before it hold no syntax error; None
+    if there is no such place."""
+    found = 0
+    for cut in range(len(children) - 1, 0, -1):
+        child = children[cut]
+        start = child.start_byte
+        if child.is_named and not child.is_extra and not data[data.rfind(b"\n", 0, start) + 1 : start].strip():
+            found += 1
+            if found == 2:
+                return None if any(child.has_error for child in children[:cut]) else cut
+    return None
 
 
 def detector_for(language: str) -> Callable[[str], Node]:

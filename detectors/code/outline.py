@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 from functools import partial
 from itertools import pairwise
 from typing import Any
 
 from tree_sitter import Node as SyntaxNode
-from tree_sitter import Tree
 
 from outline_splitter.detectors.code.languages import Language
 from outline_splitter.detectors.code.offsets import ByteToChar
@@ -135,10 +135,19 @@ class CodeOutline:
         self.data = data
         self.char = ByteToChar(text)
         self.line_ends: list[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
+        # What the nodes of one outline share rather than hold a copy each (a file of
+        # 100,000 one-line functions made 100,000 of each): the children of a leaf (an
+        # empty list, which expanding a deferred node replaces, never fills), an empty
+        # meta, and the meta of all definitions of one type.
+        self._no_children: list[Node] = []
+        self._no_meta: dict[str, Any] = {}
+        self._definition_metas: dict[str, dict[str, Any]] = {}
 
-    def build(self, tree: Tree) -> Node:
+    def build(self, top_level: Iterable[SyntaxNode]) -> Node:
+        """The outline of the file whose syntax tree's root has the children `top_level`
+        (which may come from several trees: see `detect_code`)."""
         root = Node(DOCUMENT, 0, len(self.text), meta={"language": self.language.name}, traits=TRAITS[DOCUMENT])
-        root.children = self._nodes(self._members(tree.root_node), len(self.data), top_level=True)
+        root.children = self._nodes(self._flattened(top_level), len(self.data), top_level=True)
         return root
 
     # -- members of a block ---------------------------------------------------------
@@ -168,12 +177,40 @@ class CodeOutline:
                 depth -= 1
         return members
 
-    def _items(self, members: list[SyntaxNode], limit: int, top_level: bool = False) -> list[_Item]:
+    def _flattened(self, children: Iterable[SyntaxNode]) -> Iterator[SyntaxNode]:
+        """The named ones of `children`, a body among them replaced by its `_members`."""
+        bodies = self.language.bodies
+        for child in children:
+            if child.is_named:
+                if child.type in bodies:
+                    yield from self._members(child)
+                else:
+                    yield child
+
+    def _items(self, members: Iterable[SyntaxNode], limit: int, top_level: bool = False) -> Iterator[_Item]:
         """Members as items, trailing comments taken out, leading ones attached. Inside a
         block, a one-line statement with no comment above it is left out: the text
-        between nodes is cut at line ends anyway, so a node would add nothing but cost."""
+        between nodes is cut at line ends anyway, so a node would add nothing but cost.
+        Each item is yielded once nothing after it can change it, so that the syntax
+        trees of a file parsed in windows are let go of one after the other."""
+        leads: list[_Item] = []  # the leading items since the last other one
+        for item in self._raw_items(members, limit, top_level):
+            if item.kind in _LEADING:
+                leads.append(item)
+                continue
+            while leads and self._attaches(leads[-1], item.start_row):
+                lead = leads.pop()
+                item.start, item.start_row = lead.start, lead.start_row
+            yield from leads
+            yield item
+            leads = []
+        yield from leads
+
+    def _raw_items(self, members: Iterable[SyntaxNode], limit: int, top_level: bool) -> Iterator[_Item]:
+        """The items of `_items` before leading ones are attached: each yielded once the
+        next is made (a trailing comment on its last line may still stretch it)."""
         data = self.data
-        raw: list[_Item] = []
+        last: _Item | None = None
         for member in members:
             start = member.start_byte
             if start >= limit:
@@ -182,27 +219,26 @@ class CodeOutline:
             kind = self._kind(member)
             if kind == COMMENT and self._after_code(start):
                 # a trailing comment belongs to the code on its line, not to what follows
-                if raw and raw[-1].end_row == member.start_point[0]:
-                    raw[-1].end = min(end, limit)
+                if last is not None and last.end_row == member.start_point[0]:
+                    last.end = min(end, limit)
                 continue
             one_line = data.find(b"\n", start, end) < 0
-            if one_line and kind == STATEMENT and not top_level and (not raw or raw[-1].kind not in _LEADING):
+            if one_line and kind == STATEMENT and not top_level and (last is None or last.kind not in _LEADING):
                 continue
             item = _Item(kind, member, start, min(end, limit))
-            raw.append(item)
+            if last is not None:
+                yield last
+            last = item
             if kind != COMMENT and not one_line and self._may_end_in_comment(start, end):
                 hoisted, content_end, content_row = self._trailing_comments(member)
                 if hoisted:
                     item.end, item.end_row = min(item.end, content_end), content_row
-                    raw.extend(_Item(COMMENT, c, c.start_byte, c.end_byte) for c in hoisted if c.end_byte <= limit)
-        items: list[_Item] = []
-        for item in raw:
-            if item.kind not in _LEADING and items and items[-1].kind in _LEADING:
-                while items and items[-1].kind in _LEADING and self._attaches(items[-1], item.start_row):
-                    lead = items.pop()
-                    item.start, item.start_row = lead.start, lead.start_row
-            items.append(item)
-        return items
+                    for comment in hoisted:
+                        if comment.end_byte <= limit:
+                            yield last
+                            last = _Item(COMMENT, comment, comment.start_byte, comment.end_byte)
+        if last is not None:
+            yield last
 
     def _after_code(self, start: int) -> bool:
         """Whether something other than white space comes before byte `start` on its line."""
@@ -311,21 +347,18 @@ class CodeOutline:
 
     # -- nodes ----------------------------------------------------------------------
 
-    def _nodes(self, members: list[SyntaxNode], limit: int, top_level: bool = False) -> list[Node]:
+    def _nodes(self, members: Iterable[SyntaxNode], limit: int, top_level: bool = False) -> list[Node]:
         """The outline nodes of a block's members, import groups and regions formed."""
-        items = self._items(members, limit, top_level)
         nodes: list[Node] = []
         markers: list[int] = []  # indexes into nodes of region markers (start or end)
-        index = 0
-        while index < len(items):
-            item = items[index]
+        imports: list[_Item] = []  # the import statements in a row so far
+        for item in self._items(members, limit, top_level):
             if item.kind == _IMPORT:
-                group = index
-                while index < len(items) and items[index].kind == _IMPORT:
-                    index += 1
-                nodes.append(self._import_group(items[group:index]))
+                imports.append(item)
                 continue
-            index += 1
+            if imports:
+                nodes.append(self._import_group(imports))
+                imports = []
             if item.kind == COMMENT:
                 if b"LLM-REGION" in self.data[item.start : item.end]:
                     markers.append(len(nodes))
@@ -336,6 +369,8 @@ class CodeOutline:
                 nodes.append(self._definition(item))
             else:
                 nodes.append(self._statement(item.node, item.start, item.end))
+        if imports:
+            nodes.append(self._import_group(imports))
         return self._regions(nodes, markers) if markers else nodes
 
     def _regions(self, nodes: list[Node], markers: list[int]) -> list[Node]:
@@ -364,7 +399,8 @@ class CodeOutline:
         return out
 
     def _node(self, kind: str, start: int, end: int, meta: dict[str, Any] | None = None) -> Node:
-        return Node(kind, self.char(start), self.char(end), meta=meta, traits=TRAITS[kind])
+        meta = self._no_meta if meta is None else meta
+        return Node(kind, self.char(start), self.char(end), self._no_children, meta, traits=TRAITS[kind])
 
     def _spans_lines(self, start: int, end: int) -> bool:
         """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more: whether the
@@ -432,7 +468,8 @@ class CodeOutline:
         outer = item.node
         chain = self._unwrap(outer)
         inner = chain[-1]
-        meta: dict[str, Any] = {"definition": inner.type}
+        metas = self._definition_metas
+        meta = metas.get(inner.type) or metas.setdefault(inner.type, {"definition": inner.type})
         node = self._node(DEFINITION, item.start, item.end, meta)
         label = node.label = Label(symbol=self._symbol(chain) or None)
         if self._spans_lines(outer.start_byte, item.end):

@@ -1,0 +1,107 @@
+"""A long source file is parsed a window of top-level statements at a time
+(`detectors.code.WINDOW_BYTES`): its outline, deferred parts and all, is the outline of
+one parse of the whole file."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import outline_splitter.detectors.code as code
+from benchmarks.stdlib_modules import stdlib_module_paths
+from outline_splitter.nodes import Node
+from outline_splitter.registry import load_detector, resolve_doc_type
+from tests.test_code_detector import FIXTURES, LANGUAGES
+from tests.test_code_properties import SYNTAXES, programs
+
+_EXTENSIONS = {"python": "py", "javascript": "js", "typescript": "ts", "go": "go", "rust": "rs", "java": "java",
+               "c": "c", "cpp": "cpp", "csharp": "cs", "ruby": "rb", "php": "php", "scala": "scala",
+               "swift": "swift", "kotlin": "kt", "solidity": "sol", "proto": "proto", "tsx": "tsx"}  # fmt: skip
+
+
+def _signature(root: Node) -> list[tuple[object, ...]]:
+    return [
+        (node.kind, node.start, node.end, node.traits, repr(node.label), sorted(node.public_meta().items()))
+        for node in root.expand_all().walk()
+    ]
+
+
+def _outline(language: str, text: str, window: int | None) -> tuple[list[tuple[object, ...]], int]:
+    """The outline signature of `text` parsed whole (`window` None) or in windows of
+    `window` bytes, and how many windows it took."""
+    windows = 0
+    cut = code._cut
+
+    def counted(*args):  # called once per window but the last
+        nonlocal windows
+        windows += 1
+        return cut(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(code, "WINDOW_BYTES", window if window is not None else 1 << 62)
+        patch.setattr(code, "_cut", counted)
+        return _signature(load_detector(resolve_doc_type(language))(text)), windows
+
+
+def test_stdlib_modules_parsed_in_windows_have_the_outline_of_one_parse():
+    windows = 0
+    for path in stdlib_module_paths()[:12]:
+        text = path.read_text(encoding="utf-8")
+        whole = _outline("python", text, None)[0]
+        for window in (1, 3000):
+            outline, used = _outline("python", text, window)
+            assert outline == whole, (path.name, window)
+            windows = max(windows, used)
+    assert windows > 100  # really read in windows
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_fixtures_parsed_in_windows_have_the_outline_of_one_parse(language):
+    text = (FIXTURES / f"commented.{_EXTENSIONS[language]}").read_text(encoding="utf-8")
+    whole = _outline(language, text, None)[0]
+    for window in (1, 10):
+        assert _outline(language, text, window)[0] == whole, window
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    language=st.sampled_from(sorted(SYNTAXES)),
+    data=st.data(),
+    window=st.sampled_from([1, 5, 25]),
+)
+def test_generated_source_parsed_in_windows_has_the_outline_of_one_parse(language, data, window):
+    # several programs in a row (the generator puts a syntax error in some of them)
+    text = "\n".join(data.draw(programs(language)) for _ in range(data.draw(st.integers(1, 4))))
+    assert _outline(language, text, window)[0] == _outline(language, text, None)[0], text
+
+
+def test_a_long_file_is_detected_in_a_fraction_of_its_syntax_tree():
+    # tree-sitter allocates through Python's allocator, so tracemalloc sees its trees: one
+    # parse of this file peaks at some 60 times its size, a window at a time far less
+    text = "".join(f"def f_{n}(x): return x * {n} + {n % 7}\n" for n in range(30_000))
+    detect = load_detector(resolve_doc_type("python"))
+    detect(text[:2000])  # the grammar loaded
+    tracemalloc.start()
+    try:
+        root = detect(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(root.children) == 30_000
+    assert peak < 25 * len(text), peak / len(text)
+
+
+def test_a_quote_out_of_place_is_recovered_from_as_in_one_parse():
+    # a Ruby string opened by mistake inside a method pairs the file's quotes anew: the
+    # whole file's recovery reached back into a method that a window had taken as it was
+    text = (
+        '\ndef v_(v_______ß)\n    v___ßßßßß = "0\xa0\xa0"\n    v_ß = "00\xa0\xa0𐀀"\nend\n# 00\xa0\xa0\xa0\xa0ࠀ\n'
+        'def v_(v_)\n    v_ = "00\xa0ࠀ"\n000000"\nend\nv__ = "0000\xa0\xa0\xa0\xa0\xa0\xa0𐀀"\n# 0000\xa0\xa0\xa0\xa0\n'
+        'def v_(v_)\n    v__名 = "00000\xa0\xa0ࠀ"\nend\n'
+        '\ndef v_(v_______ß)\n    v___ßßßßß = "00\xa0\xa0\xa0\xa0ࠀ"\n    v_ = ":@\xa0\xa0𐀀"\nend\n'
+        '# 00\xa0\xa0\xa0\xa0ࠀ\ndef v_(v_)\n    v_ = ""\nend'
+    )
+    assert _outline("ruby", text, 5)[0] == _outline("ruby", text, None)[0]
