@@ -259,6 +259,36 @@ def test_a_long_list_is_parsed_a_bounded_number_of_lines_at_a_time():
     assert outline == _outline_signature(detect_markdown(text))
 
 
+@pytest.mark.parametrize("block", ["table", "paragraph", "quote"])
+def test_a_block_longer_than_the_window_is_parsed_once_more_not_at_each_doubling(block):
+    # a window that one block fills grows past the blank line that ends it: a 16 MB table
+    # was parsed at 1, 2, 4, 8 and 16 MB, twice the text in all
+    rows = {
+        "table": "| a | b |\n|---|---|\n" + "".join(f"| row {n} | cell {n} |\n" for n in range(400)),
+        "paragraph": "".join(f"line {n} of one paragraph\n" for n in range(400)),
+        "quote": "".join(f"> line {n} of one quote\n" for n in range(400)),
+    }[block]
+    text = rows + "\n" + "".join(f"Paragraph {n}.\n\n" for n in range(400))
+    parsed = 0
+    parser = markdown._parser
+
+    class Counting:
+        def __init__(self, md):
+            self.md = md
+
+        def parse(self, window):
+            nonlocal parsed
+            parsed += len(window)
+            return self.md.parse(window)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "_parser", lambda **kwargs: Counting(parser(**kwargs)))
+        outline, windows = _windowed(text, 300)
+    assert outline == _outline_signature(detect_markdown(text))
+    assert windows > 3  # the paragraphs after the block still come in windows
+    assert parsed < 1.3 * len(text), (parsed, len(text))
+
+
 def _eager(text: str) -> Node:
     """The outline with every list item's paragraph built at once (as the detector made
     them before it deferred them): no paragraph taken for a lead-in defers."""
