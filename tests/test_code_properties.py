@@ -9,7 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.nodes import check_outline
+from outline_splitter.detectors.code import LANGUAGES_BY_NAME, _parser
+from outline_splitter.detectors.code.offsets import encode_source
+from outline_splitter.detectors.code.outline import CodeOutline, NamedDefinition
+from outline_splitter.nodes import Label, Node, check_outline
 from outline_splitter.registry import load_detector, resolve_doc_type
 from tests.invariants import assert_same_output, assert_source_chunks
 
@@ -148,3 +151,35 @@ def test_generated_source_keeps_the_invariants(case, chunk_size, cl100k):
 def test_any_string_gives_chunks(source, language, cl100k):
     chunks = OutlineTextSplitter(doc_type=language, chunk_size=16).split(source)
     assert_source_chunks(source, chunks, cl100k, 16)
+
+
+class _SymbolRecordingOutline(CodeOutline):
+    """A code outline that keeps, for each definition whose label is read off the source
+    (`NamedDefinition`), that label beside the symbol found in the syntax tree."""
+
+    def __init__(self, language_name: str, text: str) -> None:
+        super().__init__(LANGUAGES_BY_NAME[language_name], text, encode_source(text))
+        self.pairs: list[tuple[Label, str]] = []
+        self._found = ""
+
+    def _symbol(self, chain):
+        symbol, at = super()._symbol(chain)
+        self._found = symbol
+        return symbol, at
+
+    def _definition(self, item) -> Node:
+        node = super()._definition(item)
+        if isinstance(node, NamedDefinition):
+            self.pairs.append((node.label, self._found))
+        return node
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=language_and_program())
+def test_a_label_read_off_the_source_is_the_symbol_of_the_syntax_tree(case):
+    language, source = case
+    outline = _SymbolRecordingOutline(language, source)
+    outline.build(_parser(outline.language).parse(outline.data).root_node.children)
+    for label, symbol in outline.pairs:
+        assert label.symbol == symbol
+        assert label.as_meta() == {"symbol": symbol}

@@ -51,7 +51,9 @@ class PackedSpan:
 
 def pack_atoms(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
     """Chunks of consecutive atoms, each within `chunk_size` tokens unless it is a single
-    atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`)."""
+    atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`). `atoms` is used up:
+    the atoms are taken off it as they join chunks (a copy of a list as long as the
+    document's atoms would be alive beside the chunks that hold them)."""
     return _GreedyPacker(view, chunk_size).pack(atoms)
 
 
@@ -111,7 +113,8 @@ class _GreedyPacker:
 
     def pack(self, atoms: list[Atom | Cut | None]) -> list[PackedSpan]:
         current: list[Atom] = []
-        pending = self.pending = list(reversed(atoms))
+        atoms.reverse()
+        pending = self.pending = atoms
         while pending:
             atom = pending.pop()
             if isinstance(atom, Cut):
