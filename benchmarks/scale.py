@@ -82,9 +82,24 @@ def nested_divs(size: int) -> str:
     return "<html><body>" + f"<div><p>{filler}</p>" * depth + "</div>" * depth + "</body></html>"
 
 
+def _one_liner(n: int) -> str:
+    return f"def f_{n}(x): return x * {n} + {n % 7}\n"
+
+
 def python_one_liners(size: int) -> str:
-    """A Python module of one-line functions."""
-    return _repeat_to(size, lambda n: f"def f_{n}(x): return x * {n} + {n % 7}\n")
+    """A Python module of one-line functions, cut at its last whole line (a file cut
+    mid-line ends in a syntax error: `python_cut_mid_line`)."""
+    text = _repeat_to(size, _one_liner)
+    return text[: text.rfind("\n") + 1]
+
+
+def python_cut_mid_line(size: int) -> str:
+    """`python_one_liners` cut in the middle of its last line, as a truncated file is: it
+    ends in a syntax error, so it is parsed whole (the code detector parses in windows
+    only a file without one) and tree-sitter's tree of it, some 40 times its text, is
+    alive at once."""
+    text = python_one_liners(size)
+    return text[: text.index("(", text.rfind("def ")) + 1]  # "def f_N(": a parenthesis left open
 
 
 def wide_table(size: int) -> str:
@@ -116,6 +131,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("10,000 nested <div>s", "html", nested_divs),
     Kind("Python, one function per line", "python", python_one_liners),
     Kind("2,000-row table", "markdown", wide_table),
+    Kind("Python cut mid-line (syntax error)", "python", python_cut_mid_line),
 )
 
 
