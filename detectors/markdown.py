@@ -390,9 +390,7 @@ def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | 
     """Each token of each window, with the token after it in its window (None after the
     last): no window is held while the next one is parsed."""
     for tokens in windows:
-        count = len(tokens)
-        for index in range(count):
-            yield tokens[index], tokens[index + 1] if index + 1 < count else None
+        yield from zip(tokens, itertools.chain(itertools.islice(tokens, 1, None), (None,)))
         del tokens
 
 
