@@ -87,8 +87,11 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     (the sizes are estimates: then the greedy pass alone fills the run)."""
     if len(run) < 2 or fits(view, run[0].start, run[-1].end, chunk_size):
         return set()
+    # a long run's sizes and depths are arrays of 4-byte ints, not lists of 8-byte
+    # references: the planning of a run of 480,000 atoms (a file of one-line functions)
+    # is the peak of its split
     sizes = _sizes(run, view, chunk_size)
-    depth = [0] + [_shared_depth(before, after) for before, after in pairwise(run)]
+    depth = _indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run))))
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
     # starts with markup that closes what is before it (a byte each, not a list's 8)
@@ -113,7 +116,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
 _TRIES = 3
 
 
-def _nested_cuts(sizes: list[int], depth: list[int], allowed: Sequence[int], budget: int) -> list[int]:
+def _nested_cuts(sizes: Sequence[int], depth: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
     """Cuts planned from the inside out (see the module docstring): at each depth, the
     atoms up to the first allowed place of a lower depth, after the last cut so far.
     What lies between the last cut and the places still to plan is one unit (one item of
@@ -165,17 +168,19 @@ def _shared_depth(before: Atom, after: Atom) -> int:
     return shared_depth_with(before.node, above, after.node, after.ancestors)
 
 
-def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> list[int]:
+def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> array[int]:
     """Each atom's tokens with the white space up to the next one, at most `chunk_size + 1`
     (an atom over the budget is a chunk of its own whatever its size): the view's close
     estimates where it has them (which add up: the parts' exact counts are checked after),
     else exact counts."""
-    bounds = [atom.start for atom in run] + [run[-1].end]
+    bounds = [atom.start for atom in run]
+    bounds.append(run[-1].end)  # (appended: `+ [end]` would copy the list)
     cap = chunk_size + 1
     estimates = view.estimates(bounds)
-    if estimates is not None:
-        return [size if size < cap else cap for size in estimates]
-    return [min(view.count(a, b, chunk_size), cap) for a, b in pairwise(bounds)]
+    if estimates is None:
+        return _indexes(min(view.count(a, b, chunk_size), cap) for a, b in pairwise(bounds))
+    del bounds  # (and no list of the capped sizes either: the estimates are a run long)
+    return _indexes(size if size < cap else cap for size in estimates)
 
 
 def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
@@ -229,11 +234,16 @@ def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[ar
     """For each start `j`: the fewest chunks from `j` to the end, and the furthest end
     in `ends` of a chunk from `j` within `budget` (the nearest end if none fits)."""
     n = len(prefix) - 1
-    end_prefix = _ints(prefix[e] for e in ends)
     need = _indexes((0,)) * (n + 1)
     far_of = _indexes((n,)) * n
+    # ends[k], the furthest end within budget, only moves back as j does (the prefix sums
+    # do not fall): walked back once rather than searched for, which would want the
+    # ends' prefix sums in an array of their own, alive at the peak of a long run's plan
+    k = len(ends) - 1
     for j in range(n - 1, -1, -1):
-        k = bisect_right(end_prefix, prefix[j] + budget) - 1
+        reach = prefix[j] + budget
+        while k >= 0 and prefix[ends[k]] > reach:
+            k -= 1
         far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]
         need[j] = 1 + need[far_of[j]]
     return need, far_of
