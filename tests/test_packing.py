@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.nodes import GAP, Node
+from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.leaf import _last_fitting, lines
 from tests.invariants import assert_source_chunks
 
@@ -200,3 +203,12 @@ def test_last_fitting_finds_the_longest_run_that_fits_whatever_the_estimate(reac
         assert found in fitting and ends[fitting[-1]] - ends[found] < 8 + max(lengths)
     else:
         assert found == (fitting[-1] if fitting else -1)
+
+
+def test_an_atom_is_four_slots_and_no_dict():
+    # a file of one-line functions has an atom per line, all alive at the peak of its split
+    node = Node(GAP, 0, 1)
+    for atom in (Atom(0, 1, node, None), Piece(0, 1, node, None)):
+        assert sys.getsizeof(atom) <= 64 and not hasattr(atom, "__dict__")
+    assert not Atom(0, 1, node, None).piece and Piece(0, 1, node, None).piece
+

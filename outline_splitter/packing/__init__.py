@@ -30,5 +30,5 @@ def pack_outline(
     `min_chunk_size` joins a neighbour where the join fits `max_chunk_size` (in its
     section first; with `merge_across_sections`, in any)."""
     atoms = balance_runs(collect_atoms(root, view, chunk_size, max_chunk_size), view, chunk_size)
-    spans = join_blank_chunks(pack_atoms(atoms, view, chunk_size), view, chunk_size)
+    spans = join_blank_chunks(pack_atoms(atoms, view, chunk_size, max_chunk_size), view, chunk_size)
     return merge_small_chunks(spans, view, max_chunk_size, min_chunk_size, merge_across_sections)

@@ -31,6 +31,7 @@ The walk keeps its own stack: the outline's depth is the input's to choose.
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import ClassVar
 
 from outline_splitter.detectors.lines import blocks
 from outline_splitter.nodes import GAP, GROUP, Node, Trait, leads_in
@@ -55,31 +56,45 @@ CUT = Cut()
 
 
 class Atom:
-    """A span the packer never cuts. `node` is the node it is (or, with `piece`, a part
-    of); `ancestors` is the chain of nodes above it (`None` for the root). `leading`
-    atoms (headings, comments) are glued to what follows them."""
+    """A span the packer never cuts: the whole of `node` (a `Piece` is a part of it);
+    `ancestors` is the chain of nodes above it (`None` for the root). `leading` atoms
+    (headings, comments) are glued to what follows them.
 
-    __slots__ = ("start", "end", "node", "ancestors", "piece", "leading", "limit")
+    Four slots, 64 bytes: a file of one-line functions has an atom per line, all alive
+    at the peak of its split, and a slot for `piece`, `leading` or the atom's token limit
+    (all three read off the node and the class instead) would each cost 8 of them, a
+    fifth slot 16 (the allocator's sizes step by 16)."""
 
-    def __init__(
-        self,
-        start: int,
-        end: int,
-        node: Node,
-        ancestors: Ancestry | None,
-        piece: bool = False,
-        limit: int = 0,
-    ) -> None:
+    __slots__ = ("start", "end", "node", "ancestors")
+
+    piece: ClassVar[bool] = False
+
+    def __init__(self, start: int, end: int, node: Node, ancestors: Ancestry | None) -> None:
         self.start = start
         self.end = end
         self.node = node
         self.ancestors = ancestors
-        self.piece = piece
-        self.leading = not piece and Trait.LEADS in node.traits
-        self.limit = limit  # the most tokens this atom may have: chunk_size, or more if never_break
+
+    @property
+    def leading(self) -> bool:
+        return not self.piece and bool(self.node.traits._value_ & _LEADS)
+
+    def limit(self, chunk_size: int, max_chunk_size: int) -> int:
+        """The most tokens this atom may have: more than `chunk_size` for a whole
+        `NEVER_BREAK` node or separator group, as `collect_atoms` allowed it."""
+        return max_chunk_size if not self.piece and self.node.traits._value_ & _WHOLE else chunk_size
 
     def __repr__(self) -> str:
         return f"Atom({self.node.kind!r}, {self.start}, {self.end}{', piece' if self.piece else ''})"
+
+
+class Piece(Atom):
+    """An atom that is a part of its node: a piece of a leaf cut by `split_leaf`, a
+    paragraph of plain text, a sentence."""
+
+    __slots__ = ()
+
+    piece = True
 
 
 class SeparatorGroup(Node):
@@ -98,6 +113,7 @@ class SeparatorGroup(Node):
 # 0.15 µs, 77,000 of them over the 44 html-web pages), an int's `&` is not.
 _BREAK_BEFORE = Trait.BREAK_BEFORE.value
 _HOLLOW = Trait.HOLLOW.value
+_LEADS = Trait.LEADS.value
 _LINES = Trait.LINES.value
 _NEVER_BREAK = Trait.NEVER_BREAK.value
 _OMITTED = Trait.OMITTED.value
@@ -160,7 +176,7 @@ class _AtomCollector:
         if bits & _BREAK_BEFORE:
             self.barrier()
         if not bits & _HOLLOW and fits(self.view, start, end, limit):
-            self.atoms.append(Atom(start, end, node, ancestors, limit=limit))
+            self.atoms.append(Atom(start, end, node, ancestors))
             return []
         self.barrier()
         if bits & _PARAGRAPHS and node.expand is not None:
@@ -182,7 +198,7 @@ class _AtomCollector:
     ) -> list[_Visit | Cut | None]:
         """Make the atoms of a leaf cut by `split_leaf`; no visits follow."""
         for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
-            self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=self.chunk_size))
+            self.atoms.append(Piece(a, b, node, ancestors))
         return []
 
     def paragraph_pieces(
@@ -203,12 +219,12 @@ class _AtomCollector:
             last = bisect_right(ends, reach, i) - 1 if reach is not None else i
             a, b = view.trim(parts[i][0], ends[max(last, i)])
             if last > i and fits(view, a, b, limit):
-                self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=limit))
+                self.atoms.append(Piece(a, b, node, ancestors))
                 i = last + 1
                 continue
             a, b = view.trim(*parts[i])
             if fits(view, a, b, limit):
-                self.atoms.append(Atom(a, b, node, ancestors, piece=True, limit=limit))
+                self.atoms.append(Piece(a, b, node, ancestors))
             else:
                 self.pieces(node, a, b, ancestors, PROSE_LEVELS)
             i += 1

@@ -16,7 +16,7 @@ records that it comes `after_cut`, so that no later step joins it to the one bef
 from __future__ import annotations
 
 from outline_splitter.nodes import Trait
-from outline_splitter.packing.atoms import BARRIER, Atom, Cut
+from outline_splitter.packing.atoms import BARRIER, Atom, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
@@ -49,20 +49,23 @@ class PackedSpan:
         self.lead = lead
 
 
-def pack_atoms(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
+def pack_atoms(
+    atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int, max_chunk_size: int
+) -> list[PackedSpan]:
     """Chunks of consecutive atoms, each within `chunk_size` tokens unless it is a single
     atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`). `atoms` is used up:
     the atoms are taken off it as they join chunks (a copy of a list as long as the
     document's atoms would be alive beside the chunks that hold them)."""
-    return _GreedyPacker(view, chunk_size).pack(atoms)
+    return _GreedyPacker(view, chunk_size, max_chunk_size).pack(atoms)
 
 
 class _GreedyPacker:
     """One greedy pass over a document's atoms (see the module docstring)."""
 
-    def __init__(self, view: ChunkView, chunk_size: int) -> None:
+    def __init__(self, view: ChunkView, chunk_size: int, max_chunk_size: int) -> None:
         self.view = view
         self.chunk_size = chunk_size
+        self.max_chunk_size = max_chunk_size
         self.packed: list[PackedSpan] = []
         self.cut = False  # omitted text since the last span closed
         self.pending: list[Atom | Cut | None] = []
@@ -153,7 +156,8 @@ class _GreedyPacker:
         view = self.view
         cut = len(chunk)
         count = view.count(chunk[0].start, chunk[-1].end)
-        while cut > 1 and count > max(self.chunk_size, chunk[0].limit):
+        limit = max(self.chunk_size, chunk[0].limit(self.chunk_size, self.max_chunk_size))
+        while cut > 1 and count > limit:
             cut -= 1
             count = view.count(chunk[0].start, chunk[cut - 1].end)
         self.packed.append(PackedSpan(chunk[:cut], count, self.cut))
@@ -176,7 +180,7 @@ class _GreedyPacker:
         if len(sentences(self.view.source, atom.start, atom.end)) < 2:
             return [atom]  # one sentence: cut at words it would be cut inside a sentence
         parts = split_leaf(self.view, atom.start, atom.end, self.chunk_size, PROSE_LEVELS[:1])
-        return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in parts]
+        return [Piece(a, b, atom.node, atom.ancestors) for a, b in parts]
 
     def head_atoms(self, lead_start: int, atom: Atom) -> list[Atom]:
         """A piece of a broken leaf cut again so that leading atoms from `lead_start` take
@@ -197,4 +201,4 @@ class _GreedyPacker:
             return [atom]
         rest = split_leaf(self.view, ends[low], atom.end, self.chunk_size, levels)
         pieces = [head, *rest]
-        return [Atom(a, b, atom.node, atom.ancestors, piece=True, limit=self.chunk_size) for a, b in pieces]
+        return [Piece(a, b, atom.node, atom.ancestors) for a, b in pieces]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from outline_splitter.nodes import Node, Trait
-from outline_splitter.packing.atoms import Atom
+from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.leaf import lines
 from outline_splitter.packing.view import ChunkView, fits
@@ -212,8 +212,8 @@ def _words_taken(
             return None
         if grown < min_chunk_size:
             continue
-        first = Atom(edge.start, ends[k - 1], edge.node, edge.ancestors, piece=True, limit=edge.limit)
-        second = Atom(starts[k], edge.end, edge.node, edge.ancestors, piece=True, limit=edge.limit)
+        first = Piece(edge.start, ends[k - 1], edge.node, edge.ancestors)
+        second = Piece(starts[k], edge.end, edge.node, edge.ancestors)
         if other_first:
             kept = [*other.atoms[:-1], first]
             rest = view.count(kept[0].start, kept[-1].end, limit)
