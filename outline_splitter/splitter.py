@@ -384,6 +384,7 @@ class OutlineTextSplitter:
         across = not self.hierarchy and self.header_levels is None
         spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
         shared = overlaps(spans, view, self.chunk_overlap, self.overlap_across_sections)
+        view.drop_counter()  # (the spans are counted: the chunks come from view.text and view.trim alone)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
         reader = ChunkMetadata(root, self.id_prefix or document_id, self.id_prefix or "", view.text)

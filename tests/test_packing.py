@@ -13,6 +13,8 @@ from outline_splitter import OutlineTextSplitter
 from outline_splitter.nodes import GAP, Node
 from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.leaf import _last_fitting, lines
+from outline_splitter.packing.view import SourceView
+from outline_splitter.tokens import span_counter_for
 from tests.invariants import assert_source_chunks
 
 STEPS = "## Steps\n\n" + "".join(f"{i}. Do the step number {i} with care.\n" for i in range(1, 9))
@@ -212,3 +214,12 @@ def test_an_atom_is_four_slots_and_no_dict():
         assert sys.getsizeof(atom) <= 64 and not hasattr(atom, "__dict__")
     assert not Atom(0, 1, node, None).piece and Piece(0, 1, node, None).piece
 
+
+def test_a_view_without_its_counter_still_gives_text_and_trims(cl100k):
+    text = "  Some words.  \n"
+    view = SourceView(text, span_counter_for(cl100k, text))
+    view.drop_counter()
+    assert view.text(*view.trim(0, len(text))) == "Some words."
+    assert view.reach(0, 10) is None and view.estimates([0, len(text)]) is None
+    with pytest.raises(AttributeError):
+        view.count(0, len(text))

@@ -53,6 +53,10 @@ class RenderedView:
         lo, hi = self.rendered.span(start, end)
         return self.rendered.text[lo:hi]
 
+    def drop_counter(self) -> None:
+        del self.counter
+        self._reach = self._estimate = None
+
     def count(self, start: int, end: int, limit: int | None = None) -> int:
         lo, hi = self.rendered.span(start, end)
         return self.counter.count(lo, hi, limit)

@@ -57,6 +57,13 @@ class ChunkView(Protocol):
         closes what that chunk holds), 1 the chunk after it (it opens what follows)."""
         ...
 
+    def drop_counter(self) -> None:
+        """Let the span counter go once the chunks are packed and counted (its index of
+        the text's tokens is 4 bytes a token, twice the size of a file of one-line
+        functions, and would stay alive beside the chunks' texts while they are made,
+        the peak of such a split); `count`, `reach` and `estimates` are not asked after."""
+        ...
+
 
 _NON_SPACE = re.compile(r"\S")
 _WORD = re.compile(r"\S+")
@@ -85,6 +92,10 @@ class SourceView:
 
     def text(self, start: int, end: int) -> str:
         return self.source[start:end]
+
+    def drop_counter(self) -> None:
+        del self.counter
+        self._reach = self._estimate = self._estimates = None
 
     def estimates(self, bounds: Sequence[int]) -> list[int] | None:
         if self._estimates is not None:  # one search per bound, not two per span
