@@ -8,8 +8,10 @@ from itertools import accumulate
 # CommonMark (and markdown-it) treat \r\n, a lone \r and \n each as one line end.
 LINE_END = re.compile(r"\r\n?|\n")
 # One or more blank lines (only spaces or tabs between their line ends) and the white
-# space after them: what separates two paragraphs of plain text.
-_BLANK_LINES = re.compile(r"(?:\r\n?|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
+# space after them: what separates two paragraphs of plain text. The first line end is
+# a lone `\r` only where no `\n` follows: else `\r\n` would backtrack into two line ends,
+# a blank line between every two lines of a Windows text.
+BLANK_LINES = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
 
 
 def line_starts(text: str) -> list[int]:
@@ -32,7 +34,7 @@ def blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
     is no block)."""
     out: list[tuple[int, int]] = []
     cursor = start
-    for match in _BLANK_LINES.finditer(text, start, end):
+    for match in BLANK_LINES.finditer(text, start, end):
         if cursor < match.start():
             out.append((cursor, match.start()))
         cursor = match.end()

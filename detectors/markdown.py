@@ -25,7 +25,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from outline_splitter.detectors.lines import line_starts
+from outline_splitter.detectors.lines import BLANK_LINES, line_starts
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import (
     BLOCKQUOTE,
@@ -164,7 +164,7 @@ def _past_blank_line(text: str, starts: list[int], first: int, end: int, size: i
     block has ended, so it is parsed once more, not again at each doubling (a 16 MB table
     was parsed at 1, 2, 4, 8 and 16 MB: twice its time); at least twice as large, so many
     blank lines in a row cost no more than doubling."""
-    blank = _BLANK_LINE.search(text, starts[end] - 1)
+    blank = BLANK_LINES.search(text, starts[end] - 1)
     if blank is None:
         return len(text), len(starts)
     blank_line = bisect_left(starts, blank.start() + 1)
@@ -172,10 +172,6 @@ def _past_blank_line(text: str, starts: list[int], first: int, end: int, size: i
         max(2 * size, starts[blank_line] - starts[first] + _WINDOW_CHARS),
         max(2 * lines, blank_line - first + _WINDOW_LINES),
     )
-
-
-# A line break and a line of nothing but spaces and tabs after it.
-_BLANK_LINE = re.compile(r"(?:\r\n|\n|\r(?!\n))[ \t]*(?=\r|\n|\Z)")
 
 
 def _item_restart(tokens: list[Token], first: int) -> int | None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 
-from outline_splitter.detectors.lines import line_starts
+from outline_splitter.detectors.lines import BLANK_LINES, line_starts
 from outline_splitter.nodes import (
     CODE,
     DOCUMENT,
@@ -42,9 +42,6 @@ LATEX_KINDS = RST_KINDS | {LIST, LIST_ITEM, ENVIRONMENT}
 
 Heading = tuple[int, int, int, str]  # start, end, level, title
 Blocks = Callable[[str, int, int], list[Node]]
-
-_BLANK_LINES = re.compile(r"(?:\r\n?|\n)[ \t\f\v]*(?:\r\n?|\n)\s*")
-
 
 def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
     """A document of nested sections, one per heading, the text between cut by `blocks`."""
@@ -73,7 +70,7 @@ def _after_line_ends(text: str, position: int) -> int:
 def _paragraph_spans(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Blocks of non-blank lines in `[start, end)`, without the line ends before them."""
     cursor = start
-    for match in _BLANK_LINES.finditer(text, start, end):
+    for match in BLANK_LINES.finditer(text, start, end):
         if text[cursor : match.start()].strip():
             yield _after_line_ends(text, cursor), match.start()
         cursor = match.end()

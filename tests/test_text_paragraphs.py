@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.lines import blocks
 from outline_splitter.detectors.text import detect_text
 from outline_splitter.packing import SourceView
 from outline_splitter.packing.atoms import Atom, collect_atoms
@@ -68,3 +69,14 @@ def test_a_paragraph_over_the_budget_is_cut_at_sentences_among_short_ones(cl100k
     inside = [c for c in chunks if long.find(c.text) >= 0]
     assert len(inside) >= 4
     assert all(c.text.startswith("Sentence") and c.text.endswith("words.") for c in inside)
+
+
+def test_windows_line_ends_are_no_blank_lines():
+    # `\r\n` once backtracked into two line ends: every line of a Windows text was a paragraph
+    lines = [f"line {n} of a paragraph" for n in range(6)]
+    unix = "\n".join(lines[:3]) + "\n\n" + "\n".join(lines[3:])
+    windows = unix.replace("\n", "\r\n")
+    two = ["\r\n".join(lines[:3]), "\r\n".join(lines[3:])]
+    assert [windows[a:b] for a, b in blocks(windows, 0, len(windows))] == two
+    assert [unix[a:b] for a, b in blocks(unix, 0, len(unix))] == [part.replace("\r\n", "\n") for part in two]
+    assert [windows[p.start : p.end] for p in detect_text(windows).expanded_children()] == two

@@ -10,13 +10,11 @@ Elsewhere the line starts are found once per document, and a line is a bisect.
 
 from __future__ import annotations
 
-import re
 from array import array
 from bisect import bisect_right
 from itertools import chain
 
-# the line ends of CommonMark, which the line-based detectors count by too
-_LINE_END = re.compile(r"\r\n?|\n")
+from outline_splitter.detectors.lines import LINE_END
 
 
 class LineIndex:
@@ -28,7 +26,7 @@ class LineIndex:
         self._source = source
         # (an array: as a list, each start is an int object of its own, 40 bytes a line, not 8)
         self._starts = (
-            array("q", chain((0,), (match.end() for match in _LINE_END.finditer(source)))) if "\r" in source else None
+            array("q", chain((0,), (match.end() for match in LINE_END.finditer(source)))) if "\r" in source else None
         )
         self._position, self._line = 0, 1  # the last position asked, and its line
 
