@@ -19,7 +19,6 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import cast
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -36,6 +35,7 @@ from outline_splitter.nodes import (
     HTML_BLOCK,
     LIST,
     LIST_ITEM,
+    NO_CHILDREN,
     PARAGRAPH,
     SECTION,
     SHARED_TRAITS,
@@ -294,11 +294,6 @@ class _ListItem(Node):
         return self.children
 
 
-# The children of a node this detector makes until its first child comes: one immutable
-# empty tuple for them all, not an empty list (56 bytes) for every leaf.
-_NO_CHILDREN = cast("list[Node]", ())
-
-
 def _own_paragraph() -> list[Node]:
     """A `_ListItem`'s `expand`: its paragraph is built by its `expanded_children`."""
     raise TypeError("a Markdown list item's paragraph is built by its expanded_children()")
@@ -366,12 +361,12 @@ def detect_markdown(text: str) -> Node:
             holder.expand = _own_paragraph  # built when asked (see _ListItem)
             parents.append(holder)
             continue
-        node = (_ListItem if kind == LIST_ITEM else Node)(kind, start, end, _NO_CHILDREN, _block_meta(token))
+        node = (_ListItem if kind == LIST_ITEM else Node)(kind, start, end, NO_CHILDREN, _block_meta(token))
         if token.type == "heading_open":
             node.label = _heading_label(token, following)
         if holder.children:
             holder.children.append(node)
-        else:  # its first child (it had _NO_CHILDREN)
+        else:  # its first child (it had NO_CHILDREN)
             holder.children = [node]
         if token.nesting == 1:
             parents.append(node)

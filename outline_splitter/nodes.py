@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 # Node kinds the built-in detectors share. The packer reads none of them (it reads
 # `Trait`s); they name nodes in the outline and in chunk metadata...
@@ -170,6 +170,13 @@ class Label:
 
     def __repr__(self) -> str:
         return f"Label({self.as_meta()!r})"
+
+
+# The children of a leaf while it has none: one immutable empty tuple for all the leaves
+# of a detector that makes many (a Markdown list's items, a file of one-line functions),
+# not an empty list (56 bytes) each. A detector gives a node its first child by assigning
+# a list, and `expanded_children` its deferred ones; an append would fail, not share.
+NO_CHILDREN = cast("list[Node]", ())
 
 
 class Node:

@@ -36,7 +36,7 @@ from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.languages import Language
 from outline_splitter.detectors.code.offsets import ByteToChar
-from outline_splitter.nodes import DOCUMENT, Label, Node, Trait
+from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node, Trait
 
 DEFINITION = "definition"
 STATEMENT = "statement"
@@ -98,13 +98,13 @@ class NamedDefinition(Node):
         self,
         start: int,
         end: int,
-        no_children: list[Node],
+        children: list[Node],
         meta: dict[str, Any],
         source: str,
         name_from: int,
         name_to: int,
     ) -> None:
-        super().__init__(DEFINITION, start, end, no_children, meta, traits=TRAITS[DEFINITION])
+        super().__init__(DEFINITION, start, end, children, meta, traits=TRAITS[DEFINITION])
         self._source = source
         self._name_from = name_from
         self._name_to = name_to
@@ -171,12 +171,8 @@ class CodeOutline:
         self.data = data
         self.char = ByteToChar(text)
         self.line_ends: list[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
-        # What the nodes of one outline share rather than hold a copy each (a file of
-        # 100,000 one-line functions made 100,000 of each): the children of a leaf (an
-        # empty list, which expanding a deferred node replaces, never fills), an empty
-        # meta, and the meta of all definitions of one type.
-        self._no_children: list[Node] = []
-        self._no_meta: dict[str, Any] = {}
+        # the meta of all definitions of one type, shared rather than a copy each (a file
+        # of 100,000 one-line functions made 100,000)
         self._definition_metas: dict[str, dict[str, Any]] = {}
 
     def build(self, top_level: Iterable[SyntaxNode]) -> Node:
@@ -435,8 +431,7 @@ class CodeOutline:
         return out
 
     def _node(self, kind: str, start: int, end: int, meta: dict[str, Any] | None = None) -> Node:
-        meta = self._no_meta if meta is None else meta
-        return Node(kind, self.char(start), self.char(end), self._no_children, meta, traits=TRAITS[kind])
+        return Node(kind, self.char(start), self.char(end), NO_CHILDREN, meta, traits=TRAITS[kind])
 
     def _spans_lines(self, start: int, end: int) -> bool:
         """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more: whether the
@@ -513,7 +508,7 @@ class CodeOutline:
             # text when asked, where the text holds the symbol as it is
             start = self.char(item.start)
             name_from, name_to = name_at - start, name_at - start + len(symbol)
-            return NamedDefinition(start, self.char(item.end), self._no_children, meta, self.text, name_from, name_to)
+            return NamedDefinition(start, self.char(item.end), NO_CHILDREN, meta, self.text, name_from, name_to)
         node = self._node(DEFINITION, item.start, item.end, meta)
         label = node.label = Label(symbol=symbol or None)
         if broken:
