@@ -30,7 +30,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from functools import partial
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from tree_sitter import Node as SyntaxNode
 
@@ -85,34 +85,39 @@ _NAME_TYPES = frozenset(
 )  # fmt: skip
 
 
+class DefinitionMeta(dict[str, Any]):
+    """The `meta` of a document's definitions of one syntax type (`{"definition":
+    "function_definition"}`), one dict they share, which also holds the document's
+    `source` (an attribute, not an item: it is no part of the meta a user sees), where a
+    `NamedDefinition` reads its symbol."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: str, definition: str) -> None:
+        super().__init__(definition=definition)
+        self.source = source
+
+
 class NamedDefinition(Node):
     """A definition node that is never broken into parts (it spans too few lines), whose
     label, the symbol it defines, is read off the source when asked: the symbol is where
-    the node's start plus `name_from` to `name_to` is in `source`. A file of 480,000
-    one-line functions held a `Label` and a string for each, some 150 bytes a function
-    until packing ended; two small offsets and a reference to the source cost 24."""
+    the node's start plus `name_from` to `name_to` is in the source its `DefinitionMeta`
+    holds. A file of 480,000 one-line functions held a `Label` and a string for each,
+    some 150 bytes a function until packing ended; two small offsets cost 16 (and ten
+    slots make a 112-byte object where eleven made a 128-byte one)."""
 
-    __slots__ = ("_name_from", "_name_to", "_source")
+    __slots__ = ("_name_from", "_name_to")
 
-    def __init__(
-        self,
-        start: int,
-        end: int,
-        children: list[Node],
-        meta: dict[str, Any],
-        source: str,
-        name_from: int,
-        name_to: int,
-    ) -> None:
-        super().__init__(DEFINITION, start, end, children, meta, traits=TRAITS[DEFINITION])
-        self._source = source
+    def __init__(self, start: int, end: int, meta: DefinitionMeta, name_from: int, name_to: int) -> None:
+        super().__init__(DEFINITION, start, end, NO_CHILDREN, meta, traits=TRAITS[DEFINITION])
         self._name_from = name_from
         self._name_to = name_to
 
     @property
     def label(self) -> Label:
         start = self.start
-        return Label(symbol=self._source[start + self._name_from : start + self._name_to])
+        source = cast(DefinitionMeta, self._meta).source
+        return Label(symbol=source[start + self._name_from : start + self._name_to])
 
     @label.setter
     def label(self, label: Label | None) -> None:
@@ -173,7 +178,7 @@ class CodeOutline:
         self.line_ends: list[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
         # the meta of all definitions of one type, shared rather than a copy each (a file
         # of 100,000 one-line functions made 100,000)
-        self._definition_metas: dict[str, dict[str, Any]] = {}
+        self._definition_metas: dict[str, DefinitionMeta] = {}
 
     def build(self, top_level: Iterable[SyntaxNode]) -> Node:
         """The outline of the file whose syntax tree's root has the children `top_level`
@@ -500,7 +505,7 @@ class CodeOutline:
         chain = self._unwrap(outer)
         inner = chain[-1]
         metas = self._definition_metas
-        meta = metas.get(inner.type) or metas.setdefault(inner.type, {"definition": inner.type})
+        meta = metas.get(inner.type) or metas.setdefault(inner.type, DefinitionMeta(self.text, inner.type))
         symbol, name_at = self._symbol(chain)
         broken = self._spans_lines(outer.start_byte, item.end)
         if not broken and symbol and self.text[name_at : name_at + len(symbol)] == symbol:
@@ -508,7 +513,7 @@ class CodeOutline:
             # text when asked, where the text holds the symbol as it is
             start = self.char(item.start)
             name_from, name_to = name_at - start, name_at - start + len(symbol)
-            return NamedDefinition(start, self.char(item.end), NO_CHILDREN, meta, self.text, name_from, name_to)
+            return NamedDefinition(start, self.char(item.end), meta, name_from, name_to)
         node = self._node(DEFINITION, item.start, item.end, meta)
         label = node.label = Label(symbol=symbol or None)
         if broken:

@@ -40,11 +40,16 @@ from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
 def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[Atom | Cut | None]:
     """`atoms` with a `BARRIER` at each cut of a balanced split of every run that does not
-    fit one chunk (see the module docstring)."""
+    fit one chunk (see the module docstring). `atoms` is used up."""
     out: list[Atom | Cut | None] = []
     carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
-    for atom in chain(atoms, (BARRIER,)):
+    # `atoms` is used up as it is read (popped from its end, reversed first): a long run is
+    # then one list of its atoms, not a second beside the input while it is planned
+    atoms.reverse()
+    atoms.insert(0, BARRIER)
+    while atoms:
+        atom = atoms.pop()
         if isinstance(atom, Atom):
             own.append(atom)
             continue
@@ -56,7 +61,7 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             carried += own
             own = []
             continue
-        run = carried + own
+        run = carried + own if carried else own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
         own = []  # (its atoms are the run's from len(carried) on)
         planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
@@ -91,6 +96,8 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     # references: the planning of a run of 480,000 atoms (a file of one-line functions)
     # is the peak of its split
     sizes = _sizes(run, view, chunk_size)
+    prefix = _sums(accumulate(sizes, initial=0), sum(sizes))
+    del sizes  # (the prefix sums say all the plan asks of them)
     depth = _indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run))))
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
@@ -102,8 +109,9 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     del sides
     budget = chunk_size
     for _ in range(_TRIES):
-        cuts = _nested_cuts(sizes, depth, allowed, budget)
-        planned = [(a, b) for a, b in zip([0, *cuts], [*cuts, len(run)]) if b - a > 1 and sum(sizes[a:b]) <= budget]
+        cuts = _nested_cuts(prefix, depth, allowed, budget)
+        parts = zip([0, *cuts], [*cuts, len(run)])
+        planned = [(a, b) for a, b in parts if b - a > 1 and prefix[b] - prefix[a] <= budget]
         over = max((_over(view, run[a].start, run[b - 1].end, chunk_size) for a, b in planned), default=0)
         if over <= 0:
             return set(cuts)
@@ -116,14 +124,13 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
 _TRIES = 3
 
 
-def _nested_cuts(sizes: Sequence[int], depth: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
-    """Cuts planned from the inside out (see the module docstring): at each depth, the
-    atoms up to the first allowed place of a lower depth, after the last cut so far.
-    What lies between the last cut and the places still to plan is one unit (one item of
-    its summed size), so a run nested 10,000 deep costs its length, not its length
-    times its depth."""
-    n = len(sizes)
-    prefix = _ints(accumulate(sizes, initial=0))
+def _nested_cuts(prefix: Sequence[int], depth: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
+    """Cuts planned from the inside out (see the module docstring), for atoms whose sizes
+    have the prefix sums `prefix`: at each depth, the atoms up to the first allowed place
+    of a lower depth, after the last cut so far. What lies between the last cut and the
+    places still to plan is one unit (one item of its summed size), so a run nested
+    10,000 deep costs its length, not its length times its depth."""
+    n = len(prefix) - 1
     deepest_from = _indexes((0,)) * (n + 1)  # the deepest allowed place at or after each position
     deepest = 0
     for i in range(n - 1, 0, -1):
@@ -142,7 +149,7 @@ def _nested_cuts(sizes: Sequence[int], depth: Sequence[int], allowed: Sequence[i
             units = prefix if end == n else prefix[: end + 1]
         else:
             base = prefix[start]
-            units = _ints(chain((0,), (prefix[i] - base for i in range(scan, end + 1))))
+            units = _sums(chain((0,), (prefix[i] - base for i in range(scan, end + 1))), prefix[end] - base)
         found = [scan + k - 1 for k in _cuts(units, here, budget)]
         cuts += found
         if end == n:
@@ -189,7 +196,7 @@ def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> 
     alone, or with the items it may not be cut from), each chunk as near an equal share
     of what remains as the fewest chunks allow, and the last not under a third of the
     largest where another last cut avoids it."""
-    return _cuts(_ints(accumulate(sizes, initial=0)), allowed, budget)
+    return _cuts(_sums(accumulate(sizes, initial=0), sum(sizes)), allowed, budget)
 
 
 def _cuts(prefix: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
@@ -249,11 +256,12 @@ def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[ar
     return need, far_of
 
 
-def _ints(values: Iterable[int]) -> array[int]:
-    """`values` as an array of 64-bit ints: a run's prefix sums, ends and counts are one
-    per atom, and in a list each above 256 is an object of its own (40 bytes, not 8; a
-    list of 370,000 items held a dozen such lists at once)."""
-    return array("q", values)
+def _sums(values: Iterable[int], largest: int) -> array[int]:
+    """`values`, sums of sizes up to `largest`, as an array of ints: a run's prefix sums
+    are one per atom, and in a list each above 256 is an object of its own (40 bytes, not
+    8; a list of 370,000 items held a dozen such lists at once); of 32-bit ints where
+    `largest` fits them (4 bytes, not 8: sums of sizes capped at `chunk_size + 1` mostly do)."""
+    return array("i" if largest < 2**31 else "q", values)
 
 
 def _indexes(values: Iterable[int]) -> array[int]:
