@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from benchmarks.balance import measure
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.demo import SAMPLE
-from outline_splitter.packing.balance import balanced_cuts
+from outline_splitter.packing.atoms import BARRIER
+from outline_splitter.packing.balance import _insert_barriers, balanced_cuts
 from tests.conftest import corpus_files
 from tests.invariants import assert_source_chunks
 
@@ -85,3 +86,13 @@ def test_broken_nodes_leave_no_small_last_part_on_the_corpora(budget):
     assert sum(score.broken for score in scores.values()) > 1000 // (budget // 256)  # what this measures is there
     for doc_type, score in scores.items():
         assert score.rate <= 0.02, (doc_type, score.examples[:10])
+
+
+@given(st.integers(0, 60), st.data())
+def test_barriers_put_in_in_place_stand_before_the_members_cut_at(length, data):
+    # a long run's own atoms become the output in place (no second list as long as it)
+    cuts = sorted(data.draw(st.sets(st.integers(1, length - 1)))) if length > 1 else []
+    members = [f"m{i}" for i in range(length)]
+    expected = [x for i, member in enumerate(members) for x in ([BARRIER, member] if i in cuts else [member])]
+    _insert_barriers(members, cuts)
+    assert members == expected

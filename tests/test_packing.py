@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.nodes import GAP, Node
-from outline_splitter.packing.atoms import Atom, Piece
+from outline_splitter.packing.atoms import Atom, Piece, WholeNode, node_atom
 from outline_splitter.packing.leaf import _last_fitting, lines
 from outline_splitter.packing.view import SourceView
 from outline_splitter.tokens import span_counter_for
@@ -207,12 +207,15 @@ def test_last_fitting_finds_the_longest_run_that_fits_whatever_the_estimate(reac
         assert found == (fitting[-1] if fitting else -1)
 
 
-def test_an_atom_is_four_slots_and_no_dict():
+def test_an_atom_of_a_whole_node_is_two_slots_and_reads_its_span_off_the_node():
     # a file of one-line functions has an atom per line, all alive at the peak of its split
-    node = Node(GAP, 0, 1)
-    for atom in (Atom(0, 1, node, None), Piece(0, 1, node, None)):
-        assert sys.getsizeof(atom) <= 64 and not hasattr(atom, "__dict__")
-    assert not Atom(0, 1, node, None).piece and Piece(0, 1, node, None).piece
+    node = Node(GAP, 3, 9)
+    whole, trimmed, piece = node_atom(3, 9, node, None), node_atom(4, 8, node, None), Piece(4, 6, node, None)
+    assert isinstance(whole, WholeNode) and sys.getsizeof(whole) <= 48
+    assert (whole.start, whole.end, trimmed.start, trimmed.end) == (3, 9, 4, 8)
+    for atom in (whole, trimmed, piece):
+        assert sys.getsizeof(atom) <= 64 and not hasattr(atom, "__dict__") and isinstance(atom, Atom)
+    assert not whole.piece and not trimmed.piece and piece.piece
 
 
 def test_a_view_without_its_counter_still_gives_text_and_trims(cl100k):

@@ -31,6 +31,9 @@ The walk keeps its own stack: the outline's depth is the input's to choose.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
+from itertools import chain
+from operator import attrgetter
 from typing import ClassVar
 
 from outline_splitter.detectors.lines import blocks
@@ -56,24 +59,31 @@ CUT = Cut()
 
 
 class Atom:
-    """A span the packer never cuts: the whole of `node` (a `Piece` is a part of it);
-    `ancestors` is the chain of nodes above it (`None` for the root). `leading` atoms
-    (headings, comments) are glued to what follows them.
+    """A span the packer never cuts, of `node`: a `WholeNode` (the node's own span), a
+    `TrimmedNode` (the node less the white space at its edges) or a `Piece` (a part of
+    the node). `ancestors` is the chain of nodes above it (`None` for the root).
+    `leading` atoms (headings, comments) are glued to what follows them.
 
-    Four slots, 64 bytes: a file of one-line functions has an atom per line, all alive
-    at the peak of its split, and a slot for `piece`, `leading` or the atom's token limit
-    (all three read off the node and the class instead) would each cost 8 of them, a
-    fifth slot 16 (the allocator's sizes step by 16)."""
+    A file of one-line functions has an atom per line, all alive at the peak of its
+    split: a `WholeNode` is two slots, 48 bytes, with its span read off the node, and a
+    slot for `piece`, `leading` or the atom's token limit (all three read off the node
+    and the class instead) would cost 16 (the allocator's sizes step by 16)."""
 
-    __slots__ = ("start", "end", "node", "ancestors")
+    __slots__ = ("node", "ancestors")
 
     piece: ClassVar[bool] = False
 
-    def __init__(self, start: int, end: int, node: Node, ancestors: Ancestry | None) -> None:
-        self.start = start
-        self.end = end
+    def __init__(self, node: Node, ancestors: Ancestry | None) -> None:
         self.node = node
         self.ancestors = ancestors
+
+    @property
+    def start(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def end(self) -> int:
+        raise NotImplementedError
 
     @property
     def leading(self) -> bool:
@@ -85,16 +95,47 @@ class Atom:
         return max_chunk_size if not self.piece and self.node.traits._value_ & _WHOLE else chunk_size
 
     def __repr__(self) -> str:
-        return f"Atom({self.node.kind!r}, {self.start}, {self.end}{', piece' if self.piece else ''})"
+        return f"{type(self).__name__}({self.node.kind!r}, {self.start}, {self.end})"
 
 
-class Piece(Atom):
-    """An atom that is a part of its node: a piece of a leaf cut by `split_leaf`, a
-    paragraph of plain text, a sentence."""
+class WholeNode(Atom):
+    """An atom that is its node's own span."""
+
+    __slots__ = ()
+
+    # (a C getter: a property in Python would cost twice as much, read some ten times an atom)
+    start = property(attrgetter("node.start"))
+    end = property(attrgetter("node.end"))
+
+
+class TrimmedNode(Atom):
+    """An atom that is its node less the white space at its edges, `[start, end)`."""
+
+    __slots__ = ("start", "end")
+    start: int
+    end: int
+
+    def __init__(self, start: int, end: int, node: Node, ancestors: Ancestry | None) -> None:
+        self.start = start
+        self.end = end
+        self.node = node
+        self.ancestors = ancestors
+
+
+class Piece(TrimmedNode):
+    """An atom that is a part of its node, `[start, end)`: a piece of a leaf cut by
+    `split_leaf`, a paragraph of plain text, a sentence."""
 
     __slots__ = ()
 
     piece = True
+
+
+def node_atom(start: int, end: int, node: Node, ancestors: Ancestry | None) -> Atom:
+    """The atom of the whole of `node`, whose text is `[start, end)`."""
+    if start == node.start and end == node.end:
+        return WholeNode(node, ancestors)
+    return TrimmedNode(start, end, node, ancestors)
 
 
 class SeparatorGroup(Node):
@@ -140,15 +181,24 @@ class _AtomCollector:
         self.atoms: list[Atom | Cut | None] = []
 
     def collect(self, root: Node) -> list[Atom | Cut | None]:
-        stack: list[_Visit | Cut | None] = [(root, root.start, root.end, None)]
+        # a stack of the broken nodes' parts still to visit, each made as it is reached:
+        # the visits of a file's 480,000 one-line functions, made at once, took more
+        # memory than their atoms
+        stack: list[Iterator[_Visit | Cut | None]] = [iter(((root, root.start, root.end, None),))]
         while stack:
-            visit = stack.pop()
+            try:
+                visit = next(stack[-1])
+            except StopIteration:
+                stack.pop()
+                continue
             if visit is _END_OF_SELF_CONTAINED:
                 self.barrier()
             elif isinstance(visit, Cut):
                 self.cut()
             else:
-                stack.extend(reversed(self.visit(*visit)))
+                parts = self.visit(*visit)
+                if parts is not None:
+                    stack.append(parts)
         return self.atoms
 
     def barrier(self) -> None:
@@ -161,49 +211,46 @@ class _AtomCollector:
         elif self.atoms and self.atoms[-1] is not CUT:
             self.atoms.append(CUT)
 
-    def visit(self, node: Node, start: int, end: int, ancestors: Ancestry | None) -> list[_Visit | Cut | None]:
+    def visit(
+        self, node: Node, start: int, end: int, ancestors: Ancestry | None
+    ) -> Iterator[_Visit | Cut | None] | None:
         """Make the atom of a node that fits, or the pieces of a leaf that does not;
         return the visits of a broken node's parts, in document order."""
         bits: int = node.traits._value_  # (see _OMITTED: this runs once per node)
         if bits & _OMITTED:
             self.cut()
             inner = Ancestry(node, ancestors)
-            return [*((child, child.start, child.end, inner) for child in node.expanded_children()), CUT]
+            return chain(((child, child.start, child.end, inner) for child in node.expanded_children()), (CUT,))
         start, end = self.view.trim(start, end)
         if start >= end:
-            return []
+            return None
         limit = self.max_chunk_size if bits & _WHOLE else self.chunk_size
         if bits & _BREAK_BEFORE:
             self.barrier()
         if not bits & _HOLLOW and fits(self.view, start, end, limit):
-            self.atoms.append(Atom(start, end, node, ancestors))
-            return []
+            self.atoms.append(node_atom(start, end, node, ancestors))
+            return None
         self.barrier()
         if bits & _PARAGRAPHS and node.expand is not None:
-            return self.paragraph_pieces(node, start, end, ancestors)
+            self.paragraph_pieces(node, start, end, ancestors)
+            return None
         children = node.expanded_children()
         if not children:
-            levels = LINE_LEVELS if bits & _LINES else PROSE_LEVELS
-            return self.pieces(node, start, end, ancestors, levels)
+            self.pieces(node, start, end, ancestors, LINE_LEVELS if bits & _LINES else PROSE_LEVELS)
+            return None
         sealed = bits & _NEVER_BREAK or (ancestors is not None and ancestors.sealed)
         regroup = not sealed and not isinstance(node, SeparatorGroup)
-        visits: list[_Visit | Cut | None] = []
-        visits += self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
-        if bits & _SELF_CONTAINED:
-            visits.append(_END_OF_SELF_CONTAINED)
-        return visits
+        parts = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
+        return chain(parts, (_END_OF_SELF_CONTAINED,)) if bits & _SELF_CONTAINED else parts
 
     def pieces(
         self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]
-    ) -> list[_Visit | Cut | None]:
-        """Make the atoms of a leaf cut by `split_leaf`; no visits follow."""
+    ) -> None:
+        """Make the atoms of a leaf cut by `split_leaf`."""
         for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
             self.atoms.append(Piece(a, b, node, ancestors))
-        return []
 
-    def paragraph_pieces(
-        self, node: Node, start: int, end: int, ancestors: Ancestry | None
-    ) -> list[_Visit | Cut | None]:
+    def paragraph_pieces(self, node: Node, start: int, end: int, ancestors: Ancestry | None) -> None:
         """Make the atoms of plain text whose paragraphs are not nodes (`Trait.PARAGRAPHS`):
         a paragraph that fits is an atom, as its node would be, and one that does not is
         cut as its node would be; but short paragraphs in a row are one atom of up to
@@ -228,27 +275,24 @@ class _AtomCollector:
             else:
                 self.pieces(node, a, b, ancestors, PROSE_LEVELS)
             i += 1
-        return []
 
     def parts(
         self, node: Node, children: list[Node], start: int, end: int, ancestors: Ancestry | None
-    ) -> list[_Visit | None]:
+    ) -> Iterator[_Visit | Cut | None]:
         """The visits of a broken node's children and of the text a detector left
         between them (a leaf of its own, cut at lines first if its parent's lines matter)."""
         inner = Ancestry(node, ancestors)
         gap_traits = Trait.LINES if Trait.LINES in node.traits else Trait.NONE
-        visits: list[_Visit | None] = []
         cursor = start
         for child in (*children, None):
             gap_end = end if child is None else child.start
             if gap_end > cursor:
                 a, b = self.view.trim(cursor, gap_end)
                 if a < b:  # mostly white space between tags or definitions: no node to make
-                    visits.append((Node(GAP, a, b, traits=gap_traits), a, b, inner))
+                    yield (Node(GAP, a, b, traits=gap_traits), a, b, inner)
             if child is not None:
-                visits.append((child, max(child.start, start), min(child.end, end), inner))
+                yield (child, max(child.start, start), min(child.end, end), inner)
                 cursor = max(cursor, child.end)
-        return visits
 
 
 def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | None]:

@@ -30,7 +30,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from itertools import accumulate, chain, islice, pairwise
+from itertools import accumulate, chain, pairwise
+from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut
@@ -44,8 +45,9 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
     out: list[Atom | Cut | None] = []
     carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
-    # `atoms` is used up as it is read (popped from its end, reversed first): a long run is
-    # then one list of its atoms, not a second beside the input while it is planned
+    # `atoms` is used up as it is read (popped from its end, reversed first), and a run's
+    # own atoms become the output with its BARRIERs put in in place: a long run is one
+    # list of its atoms at any time, never a second beside it
     atoms.reverse()
     atoms.insert(0, BARRIER)
     while atoms:
@@ -63,19 +65,31 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             continue
         run = carried + own if carried else own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
-        own = []  # (its atoms are the run's from len(carried) on)
+        members = cast("list[Atom | Cut | None]", own)  # (the same list: BARRIERs go in)
+        own = []
         planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
+        skip, carried = len(carried), run[tail:]
         if planned:
-            cuts = {id(run[i]) for i in planned}
-            for member in islice(run, len(carried), None):
-                if id(member) in cuts:
-                    out.append(BARRIER)
-                out.append(member)
-        else:  # most runs fit one chunk
-            out += islice(run, len(carried), None)
+            _insert_barriers(members, sorted(i - skip for i in planned if i >= skip))
+        if out:
+            out += members
+        else:
+            out = members
         out.append(atom)
-        carried = run[tail:]
-    return out[:-1]
+    out.pop()  # (the BARRIER that ended the last run, not a copy of all but it)
+    return out
+
+
+def _insert_barriers(members: list[Atom | Cut | None], cuts: list[int]) -> None:
+    """Put a `BARRIER` before each of `members` at the (ascending) positions `cuts`, in
+    place: each stretch between two cuts moves once, from the last one back."""
+    shift, end = len(cuts), len(members)
+    members += [BARRIER] * shift
+    for cut in reversed(cuts):
+        members[cut + shift : end + shift] = members[cut:end]
+        shift -= 1
+        members[cut + shift] = BARRIER
+        end = cut
 
 
 def _leading_tail(run: list[Atom]) -> int:
@@ -98,7 +112,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     sizes = _sizes(run, view, chunk_size)
     prefix = _sums(accumulate(sizes, initial=0), sum(sizes))
     del sizes  # (the prefix sums say all the plan asks of them)
-    depth = _indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run))))
+    depth = _narrowed(_indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run)))))
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
     # starts with markup that closes what is before it (a byte each, not a list's 8)
@@ -131,7 +145,8 @@ def _nested_cuts(prefix: Sequence[int], depth: Sequence[int], allowed: Sequence[
     places still to plan is one unit (one item of its summed size), so a run nested
     10,000 deep costs its length, not its length times its depth."""
     n = len(prefix) - 1
-    deepest_from = _indexes((0,)) * (n + 1)  # the deepest allowed place at or after each position
+    # the deepest allowed place at or after each position (a depth, in depth's own type)
+    deepest_from = array(depth.typecode if isinstance(depth, array) else "i", (0,)) * (n + 1)
     deepest = 0
     for i in range(n - 1, 0, -1):
         if allowed[i] and depth[i] > deepest:
@@ -202,8 +217,13 @@ def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> 
 def _cuts(prefix: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
     """`balanced_cuts` of the items whose sizes have the prefix sums `prefix`."""
     n = len(prefix) - 1
-    ends = _indexes(e for e in range(1, n) if allowed[e])
-    ends.append(n)
+    ends: Sequence[int]
+    every_place = allowed.find(0, 1, n) < 0 if isinstance(allowed, bytearray) else all(allowed[1:n])
+    if every_place:  # (as in a run of definitions: no array of them all)
+        ends = range(1, n + 1)
+    else:
+        ends = _indexes(e for e in range(1, n) if allowed[e])
+        ends.append(n)
     need, far_of = _fewest(prefix, ends, budget)
     cuts: list[int] = []
     start = largest = 0
@@ -262,6 +282,12 @@ def _sums(values: Iterable[int], largest: int) -> array[int]:
     8; a list of 370,000 items held a dozen such lists at once); of 32-bit ints where
     `largest` fits them (4 bytes, not 8: sums of sizes capped at `chunk_size + 1` mostly do)."""
     return array("i" if largest < 2**31 else "q", values)
+
+
+def _narrowed(values: array[int]) -> array[int]:
+    """`values` (depths) as an array of bytes where they all fit one (1 byte each, not 4:
+    a run's depths are one per atom, alive while it is planned), else as they are."""
+    return array("B", values) if not values or max(values) < 256 else values
 
 
 def _indexes(values: Iterable[int]) -> array[int]:
