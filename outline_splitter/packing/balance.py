@@ -194,15 +194,23 @@ def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> array[int]:
     """Each atom's tokens with the white space up to the next one, at most `chunk_size + 1`
     (an atom over the budget is a chunk of its own whatever its size): the view's close
     estimates where it has them (which add up: the parts' exact counts are checked after),
-    else exact counts."""
-    bounds = [atom.start for atom in run]
-    bounds.append(run[-1].end)  # (appended: `+ [end]` would copy the list)
+    else exact counts. They are asked for `_SIZES_AT_ONCE` atoms at a time: the bounds
+    and the searches' arrays of a whole long run were the peak of its split."""
     cap = chunk_size + 1
-    estimates = view.estimates(bounds)
-    if estimates is None:
-        return _indexes(min(view.count(a, b, chunk_size), cap) for a, b in pairwise(bounds))
-    del bounds  # (and no list of the capped sizes either: the estimates are a run long)
-    return _indexes(size if size < cap else cap for size in estimates)
+    sizes = _indexes(())
+    for at in range(0, len(run), _SIZES_AT_ONCE):
+        upto = min(at + _SIZES_AT_ONCE, len(run))
+        bounds = [run[i].start for i in range(at, upto)]
+        bounds.append(run[upto].start if upto < len(run) else run[-1].end)
+        estimates = view.estimates(bounds)
+        if estimates is None:
+            sizes.extend(min(view.count(a, b, chunk_size), cap) for a, b in pairwise(bounds))
+        else:
+            sizes.extend(size if size < cap else cap for size in estimates)
+    return sizes
+
+
+_SIZES_AT_ONCE = 1 << 15
 
 
 def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
