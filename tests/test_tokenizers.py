@@ -132,18 +132,16 @@ def test_token_index_on_real_prose_and_markup(cl100k):
             assert index.count(start, end) == cl100k.count(text[start:end]), (path.name, start, end)
 
 
-@pytest.mark.parametrize("wide", [False, True])
-def test_token_index_offsets_of_either_width_count_and_estimate_alike(cl100k, wide, monkeypatch):
-    # 32-bit offsets where the text's UTF-8 surely fits them, 64-bit past that; the
-    # tokens' lengths looked up a block at a time
+@pytest.mark.parametrize("block", [7, 1 << 16])
+def test_token_index_over_several_offset_segments_counts_and_estimates_exactly(cl100k, block, monkeypatch):
+    # the offsets' 16-bit low halves summed from the tokens' lengths a block at a time,
+    # over a text whose UTF-8 crosses several 64 KiB segments
     from outline_splitter.tokens import tiktoken_tokenizer
 
-    monkeypatch.setattr(tiktoken_tokenizer, "_LOOKUP_BLOCK", 7)
-    if wide:
-        monkeypatch.setattr(tiktoken_tokenizer, "_INT32_CHARS", 0)
-    text = "Ünïcödé 😀 prose, and more of it.\n\n" * 300 + "".join(f"- item {n}\n" for n in range(500))
+    monkeypatch.setattr(tiktoken_tokenizer, "_LOOKUP_BLOCK", block)
+    text = "Ünïcödé 😀 prose, and more of it.\n\n" * 5000 + "".join(f"- item {n}\n" for n in range(500))
+    assert len(text.encode("utf-8")) > 3 << 16
     index = cl100k.index(text)
-    assert index._starts_array.dtype.itemsize == (8 if wide else 4)
     rng = random.Random(3)
     bounds = sorted(rng.sample(range(len(text) + 1), 200))
     assert index.estimates(bounds) == [index.estimate(a, b) for a, b in itertools.pairwise(bounds)]
@@ -337,6 +335,22 @@ def test_hugging_face_index_counts_equal_plain_encodes(pipeline, text, data):
         plain = _hf_plain(hf, chunk.text)
         assert chunk.token_count == plain
         assert plain <= budget or len(chunk.text) == 1, (doc_type, budget, chunk.text)
+
+
+@pytest.mark.parametrize("pipeline", ["whitespace", "byte-level"])
+def test_hugging_face_index_over_several_offset_segments_counts_exactly(pipeline):
+    # character offsets past 64 KiB, and a run of white space longer than a segment
+    # (which a white-space pre-tokenizer leaves out: no token starts in it)
+    hf = _trained(*_INDEXED_PIPELINES[pipeline])
+    prose = "The quick brown fox jumps over the lazy dog; café naïve 日本語 1234.\n" * 1500
+    text = prose + " " * 70_000 + prose
+    index = HuggingFaceTokenizer(hf).index(text)
+    assert index is not None
+    rng = random.Random(5)
+    bounds = sorted(rng.sample(range(len(text) + 1), 120))
+    assert index.estimates(bounds) == [index.estimate(a, b) for a, b in itertools.pairwise(bounds)]
+    for a, b in itertools.pairwise(bounds):
+        assert index.count(a, b) == _hf_plain(hf, text[a:b])
 
 
 @pytest.mark.parametrize(

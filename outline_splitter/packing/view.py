@@ -59,7 +59,7 @@ class ChunkView(Protocol):
 
     def drop_counter(self) -> None:
         """Let the span counter go once the chunks are packed and counted (its index of
-        the text's tokens is 4 bytes a token, twice the size of a file of one-line
+        the text's tokens is 2 bytes a token, about the size of a file of one-line
         functions, and would stay alive beside the chunks' texts while they are made,
         the peak of such a split); `count`, `reach` and `estimates` are not asked after."""
         ...

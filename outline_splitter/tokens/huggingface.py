@@ -22,6 +22,7 @@ from outline_splitter.tokens.fast import FastTokenizer
 from outline_splitter.tokens.index import TokenIndex
 from outline_splitter.tokens.positions import offsets_for
 from outline_splitter.tokens.sanitize import as_encoded
+from outline_splitter.tokens.sorted_offsets import SortedOffsets
 from outline_splitter.tokens.sync import BYTE_LEVEL, PREFIXED_BYTE_LEVEL, WHITESPACE, SyncRule
 
 # Normalizers that map each character on its own (or, NF*, each run of combining marks
@@ -125,4 +126,11 @@ class HuggingFaceTokenizer:
         starts, ends = np.ascontiguousarray(bounds[:, 0]), np.ascontiguousarray(bounds[:, 1])
         if np.any(starts[1:] < starts[:-1]) or np.any(ends[1:] < ends[:-1]):
             return None
-        return TokenIndex(text, starts.data, ends.data, offsets_for(text, "char"), self._rule, self.count)
+        return TokenIndex(
+            text,
+            SortedOffsets.from_array(starts),
+            SortedOffsets.from_array(ends),
+            offsets_for(text, "char"),
+            self._rule,
+            self.count,
+        )

@@ -13,19 +13,20 @@ encode, so a wrong theory costs time, never exactness (and the tests compare aga
 plain encodes).
 
 The index holds the whole document's tokens as their start and end offsets in the
-tokenizer's units (`positions.py`): tiktoken's tokens tile the UTF-8 bytes, a Hugging
-Face tokenizer's leave the white space between them out.
+tokenizer's units (`positions.py`), 2 bytes a token (`sorted_offsets.py`): tiktoken's
+tokens tile the UTF-8 bytes, a Hugging Face tokenizer's leave the white space between
+them out.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 from outline_splitter.tokens.positions import Offsets, SameOffsets
+from outline_splitter.tokens.sorted_offsets import SortedOffsets
 from outline_splitter.tokens.sync import SyncRule
 
 _SHORT_EDGE = 24
@@ -45,19 +46,20 @@ class TokenIndex:
     def __init__(
         self,
         text: str,
-        starts: Sequence[int],
-        ends: Sequence[int],
+        starts: SortedOffsets,
+        ends: SortedOffsets,
         offsets: Offsets,
         rule: SyncRule,
         count_text: Callable[[str], int],
     ) -> None:
         self.text = text
         self._starts = starts
-        self._ends = ends
+        self._find_start = starts.find
+        self._start_at = starts.item
+        self._end_at = ends.item
         self.total = len(starts)
         self._offset = offsets.offset
         self._same_offsets = isinstance(offsets, SameOffsets)  # (most text: no call per position)
-        self._starts_array = np.asarray(starts)
         self._position = offsets.position
         self._is_sync_inside = rule.is_sync
         self._sync_pattern = rule.pattern
@@ -71,8 +73,8 @@ class TokenIndex:
         """Index of the first whole-document token at or after `pos`, unless a token
         runs across `pos`."""
         offset = self._offset(pos)
-        i = bisect_left(self._starts, offset)
-        if i > 0 and self._ends[i - 1] > offset:
+        i = self._find_start(offset)
+        if i > 0 and self._end_at(i - 1) > offset:
             return None
         return i
 
@@ -114,17 +116,16 @@ class TokenIndex:
     def estimate(self, start: int, end: int) -> int:
         """Whole-document tokens that start inside `[start, end)`: the count give or
         take the tokens of the two edge pieces."""
-        return bisect_left(self._starts, self._offset(end)) - bisect_left(self._starts, self._offset(start))
+        return self._find_start(self._offset(end)) - self._find_start(self._offset(start))
 
     def estimates(self, bounds: Sequence[int]) -> list[int]:
         """`estimate(a, b)` of each two consecutive `bounds` (ascending), for many spans at
         once: the index of the first token at or after each bound, and their differences."""
-        # one search of them all (`bisect` on the buffer makes a Python int per step), and
-        # the differences in numpy: as Python ints the indexes took 40 bytes a bound
+        # searched in numpy (`bisect` makes a Python int per step), and the differences
+        # too: as Python ints the indexes took 40 bytes a bound
         if not self._same_offsets:
             bounds = [self._offset(position) for position in bounds]
-        starts = self._starts_array  # (the bounds in its type: another would copy it for the search)
-        found: list[int] = np.diff(np.searchsorted(starts, np.asarray(bounds, dtype=starts.dtype))).tolist()
+        found: list[int] = np.diff(self._starts.find_all(bounds)).tolist()
         return found
 
     def reach(self, start: int, tokens: int) -> int:
@@ -134,13 +135,13 @@ class TokenIndex:
         last_start, last_tokens, last_reach = self._last_reach
         if start == last_start and tokens == last_tokens:
             return last_reach
-        first = bisect_left(self._starts, self._offset(start))
+        first = self._find_start(self._offset(start))
         if tokens < 0:
             reach = start
         elif first + tokens >= self.total:
             reach = len(self.text)
         else:
-            reach = self._position(self._starts[first + tokens])
+            reach = self._position(self._start_at(first + tokens))
         self._last_reach = (start, tokens, reach)
         return reach
 

@@ -19,6 +19,7 @@ from outline_splitter.tokens.fast import FastTokenizer
 from outline_splitter.tokens.index import TokenIndex
 from outline_splitter.tokens.positions import offsets_for
 from outline_splitter.tokens.sanitize import as_encoded
+from outline_splitter.tokens.sorted_offsets import SortedOffsets
 from outline_splitter.tokens.sync import CL100K, CL100K_PATTERNS
 
 if TYPE_CHECKING:
@@ -75,11 +76,10 @@ def load_encoding(name: str) -> tiktoken.Encoding:
 
 
 @lru_cache(maxsize=8)
-def _token_byte_lengths(encoding: tiktoken.Encoding, dtype: type[np.integer[Any]]) -> np.ndarray[Any, Any]:
-    """Each token's length in bytes, as `dtype` (that of the offsets summed from them:
-    another would make a temporary array of the text's tokens in the wider one)."""
+def _token_byte_lengths(encoding: tiktoken.Encoding) -> np.ndarray[Any, Any]:
+    """Each token's length in bytes."""
     ranks: dict[bytes, int] | None = getattr(encoding, "_mergeable_ranks", None)
-    lengths = np.zeros(encoding.n_vocab, dtype=dtype)
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int32)
     if ranks is not None:
         for token_bytes, rank in ranks.items():
             lengths[rank] = len(token_bytes)
@@ -90,11 +90,9 @@ def _token_byte_lengths(encoding: tiktoken.Encoding, dtype: type[np.integer[Any]
     return lengths
 
 
-# The longest text whose UTF-8 byte offsets surely fit a 32-bit int.
-_INT32_CHARS = (2**31 - 1) // 4
-# Tokens whose byte lengths are looked up at a time: a temporary array as long as all the
-# tokens of a long text (16 MB of it) was a peak of its own, and once freed it left the
-# allocator keeping later arrays of that size in its heap.
+# Tokens whose byte lengths are looked up (and summed) at a time: a temporary array as
+# long as all the tokens of a long text (16 MB of it) was a peak of its own, and once
+# freed it left the allocator keeping later arrays of that size in its heap.
 _LOOKUP_BLOCK = 1 << 16
 
 
@@ -137,16 +135,11 @@ class TiktokenTokenizer:
             tokens = encoding.encode_to_numpy(text, disallowed_special=())
         except UnicodeEncodeError:  # what `encode` itself does then, see sanitize.py
             tokens = encoding.encode_to_numpy(as_encoded(text), disallowed_special=())
-        # byte offset of each token boundary, 0 first and the text's byte length last; a
-        # memoryview, which `bisect` searches faster than `searchsorted` finds one value,
-        # and faster than a list of ints, which would also cost a copy and burden the GC;
-        # of 32-bit ints where the text's UTF-8 (at most 4 bytes a character) fits them, as
-        # it mostly does: 4 bytes a token, not 8 (the index was 2.3x the size of a list)
-        dtype = np.int32 if len(text) <= _INT32_CHARS else np.int64
-        boundaries = np.zeros(len(tokens) + 1, dtype=dtype)
-        lengths, ends = _token_byte_lengths(encoding, dtype), boundaries[1:]
-        for at in range(0, len(tokens), _LOOKUP_BLOCK):  # (no temporary array as long as the tokens)
-            ends[at : at + _LOOKUP_BLOCK] = lengths[tokens[at : at + _LOOKUP_BLOCK]]
-        np.cumsum(ends, out=ends)
-        offsets = boundaries.data
-        return TokenIndex(text, offsets[:-1], offsets[1:], offsets_for(text, "utf8"), CL100K, self.count)
+        # byte offset of each token boundary, 0 first and the text's byte length last, in
+        # 2 bytes a token (`SortedOffsets`); the tokens tile the bytes, so their starts and
+        # ends are windows of these one apart
+        lengths, count = _token_byte_lengths(encoding), len(tokens)
+        blocks = (lengths[tokens[at : at + _LOOKUP_BLOCK]] for at in range(0, count, _LOOKUP_BLOCK))
+        boundaries = SortedOffsets.from_lengths(blocks, count + 1)
+        starts, ends = boundaries.window(0, count), boundaries.window(1, count + 1)
+        return TokenIndex(text, starts, ends, offsets_for(text, "utf8"), CL100K, self.count)
