@@ -18,6 +18,7 @@ from outline_splitter.tokens import (
     TiktokenTokenizer,
     load_encoding,
     resolve_tokenizer,
+    tiktoken_tokenizer,
 )
 from outline_splitter.tokens.sync import CL100K
 
@@ -240,6 +241,24 @@ def _plain(encoding, text):
 @given(text=_FUZZ_TEXT, data=st.data())
 def test_token_index_agrees_with_plain_encodes_on_text_that_breaks_tokenizers(cl100k, text, data):
     index = cl100k.index(text)
+    for _ in range(8):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert index.count(start, end) == _plain(cl100k.encoding, text[start:end])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(TRICKY, _FUZZ_TEXT), block=st.integers(1, 12), data=st.data())
+def test_a_long_text_encoded_a_block_at_a_time_has_the_tokens_of_one_encode(cl100k, text, block, data):
+    # a text over ENCODE_BLOCK characters is encoded in blocks that end at line breaks
+    # before a non-space: their tokens, one after another, are the whole text's
+    whole = cl100k.encoding.encode(text, disallowed_special=())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tiktoken_tokenizer, "ENCODE_BLOCK", block)
+        blocks = list(tiktoken_tokenizer.text_blocks(text))
+        assert "".join(blocks) == text
+        assert [token for part in blocks for token in cl100k.encoding.encode(part, disallowed_special=())] == whole
+        index = cl100k.index(text)
     for _ in range(8):
         start = data.draw(st.integers(0, len(text)))
         end = data.draw(st.integers(start, len(text)))

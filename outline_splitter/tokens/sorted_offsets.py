@@ -97,11 +97,13 @@ class SortedOffsets:
         return cls(lows, segments)
 
     @classmethod
-    def from_lengths(cls, blocks: Iterable[np.ndarray[Any, Any]], count: int) -> SortedOffsets:
+    def from_lengths(cls, blocks: Iterable[np.ndarray[Any, Any]], capacity: int) -> SortedOffsets:
         """The offsets 0 and the running sums of non-negative lengths (tokens' lengths),
-        given as non-empty blocks, `count` offsets in all: the sums of a block at a time,
-        so no array as long as the tokens is made but the stored one."""
-        lows = _zeros(count)
+        given as non-empty blocks, at most `capacity` offsets in all: the sums of a block
+        at a time, so no array as long as the tokens is made but the stored one. Where
+        the count is not known before, a capacity over it costs no memory it does not
+        fill: an array that long has pages of its own, and a page is memory once written."""
+        lows = _zeros(capacity)
         segments = [0]
         at, total = 1, 0
         for block in blocks:
@@ -110,8 +112,8 @@ class SortedOffsets:
             lows[at : at + len(sums)] = sums.astype(np.uint16)
             segments += _segment_starts(sums, len(segments), at)
             at, total = at + len(sums), int(sums[-1])
-        segments.append(count)
-        return cls(lows, segments)
+        segments.append(at)
+        return cls(lows[:at], segments)
 
     def window(self, first: int, stop: int) -> SortedOffsets:
         """The offsets `[first, stop)` of these, sharing their storage: tiktoken's token

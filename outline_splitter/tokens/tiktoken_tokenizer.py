@@ -9,7 +9,9 @@ under another name).
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -128,18 +130,52 @@ class TiktokenTokenizer:
 
     def index(self, text: str) -> TokenIndex:
         """The `TokenIndex` of `text` (for an encoding with cl100k's pre-tokenizer)."""
-        encoding = self.encoding
-        # As a numpy array the tokens never become Python ints, which makes this encode
-        # and the byte boundaries below cost less than a plain `encode_ordinary`.
-        try:
-            tokens = encoding.encode_to_numpy(text, disallowed_special=())
-        except UnicodeEncodeError:  # what `encode` itself does then, see sanitize.py
-            tokens = encoding.encode_to_numpy(as_encoded(text), disallowed_special=())
+        blocks: Iterable[np.ndarray[Any, Any]]
+        if len(text) <= ENCODE_BLOCK:
+            blocks = [self._tokens(text)]
+            capacity = len(blocks[0]) + 1
+        else:  # (as many tokens as UTF-8 bytes at most: see `SortedOffsets.from_lengths`)
+            blocks = map(self._tokens, text_blocks(text))
+            capacity = (len(text) if text.isascii() else 4 * len(text)) + 1
         # byte offset of each token boundary, 0 first and the text's byte length last, in
         # 2 bytes a token (`SortedOffsets`); the tokens tile the bytes, so their starts and
         # ends are windows of these one apart
-        lengths, count = _token_byte_lengths(encoding), len(tokens)
-        blocks = (lengths[tokens[at : at + _LOOKUP_BLOCK]] for at in range(0, count, _LOOKUP_BLOCK))
-        boundaries = SortedOffsets.from_lengths(blocks, count + 1)
+        lengths = _token_byte_lengths(self.encoding)
+        sizes = (
+            lengths[tokens[at : at + _LOOKUP_BLOCK]] for tokens in blocks for at in range(0, len(tokens), _LOOKUP_BLOCK)
+        )
+        boundaries = SortedOffsets.from_lengths(sizes, capacity)
+        count = len(boundaries) - 1
         starts, ends = boundaries.window(0, count), boundaries.window(1, count + 1)
         return TokenIndex(text, starts, ends, offsets_for(text, "utf8"), CL100K, self.count)
+
+    def _tokens(self, text: str) -> np.ndarray[Any, Any]:
+        # As a numpy array the tokens never become Python ints, which makes this encode
+        # and the byte boundaries after it cost less than a plain `encode_ordinary`.
+        try:
+            return self.encoding.encode_to_numpy(text, disallowed_special=())
+        except UnicodeEncodeError:  # what `encode` itself does then, see sanitize.py
+            return self.encoding.encode_to_numpy(as_encoded(text), disallowed_special=())
+
+
+# A long text is encoded a block of about this many characters at a time: its tokens as
+# one array took 4 bytes a token, twice the index they are summed into, and were the
+# peak of a split of 16 MB of one-line functions.
+ENCODE_BLOCK = 1 << 20
+# Where a block ends: right after a line break before a character that is no white space
+# (nor half a surrogate pair), a sync point of cl100k's pre-tokenizer (`sync.py`): no
+# token of the whole text's encode runs across it, so the blocks' tokens are the text's.
+_BLOCK_END = re.compile(r"\n(?=[^\s\ud800-\udfff])")
+
+
+def text_blocks(text: str) -> Iterator[str]:
+    """`text` in blocks of about `ENCODE_BLOCK` characters (each to the first block end
+    past that many), whose tokens are the whole text's."""
+    start = 0
+    while len(text) - start > ENCODE_BLOCK:
+        found = _BLOCK_END.search(text, start + ENCODE_BLOCK)
+        if found is None:
+            break
+        yield text[start : found.end()]
+        start = found.end()
+    yield text[start:]
