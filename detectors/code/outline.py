@@ -36,7 +36,7 @@ from typing import Any, cast
 from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.languages import Language
-from outline_splitter.detectors.code.offsets import ByteToChar
+from outline_splitter.detectors.code.offsets import ByteToChar, Source
 from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node, Trait
 
 DEFINITION = "definition"
@@ -171,7 +171,7 @@ def _last_row(node: SyntaxNode) -> int:
 class CodeOutline:
     """Builds the outline of one source text (see the module docstring)."""
 
-    def __init__(self, language: Language, text: str, data: bytes) -> None:
+    def __init__(self, language: Language, text: str, data: Source) -> None:
         self.language = language
         self.text = text
         self.data = data

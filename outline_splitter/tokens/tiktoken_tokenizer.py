@@ -161,7 +161,7 @@ class TiktokenTokenizer:
 # A long text is encoded a block of about this many characters at a time: its tokens as
 # one array took 4 bytes a token, twice the index they are summed into, and were the
 # peak of a split of 16 MB of one-line functions.
-ENCODE_BLOCK = 1 << 20
+ENCODE_BLOCK = 1 << 18
 # Where a block ends: right after a line break before a character that is no white space
 # (nor half a surrogate pair), a sync point of cl100k's pre-tokenizer (`sync.py`): no
 # token of the whole text's encode runs across it, so the blocks' tokens are the text's.
