@@ -145,32 +145,3 @@ class TextChunk(BaseModel):
     start_overlap: str = ""
     end_overlap: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @classmethod
-    def made(
-        cls,
-        text: str,
-        start_pos: int,
-        end_pos: int,
-        token_count: int,
-        metadata: dict[str, Any],
-        start_overlap: str = "",
-        end_overlap: str = "",
-    ) -> TextChunk:
-        """A chunk the splitter made, whose fields are right by construction: it is not
-        validated, which copied its metadata dict and gave it a set of the names of its
-        fields (1.4 KB a chunk of the 3.4 KB a chunk of one-line functions took, alive
-        with the document's outline as the last chunks are made); it shares one set."""
-        return cls.model_construct(
-            _ALL_FIELDS,
-            text=text,
-            start_pos=start_pos,
-            end_pos=end_pos,
-            token_count=token_count,
-            start_overlap=start_overlap,
-            end_overlap=end_overlap,
-            metadata=metadata,
-        )
-
-
-_ALL_FIELDS = set(TextChunk.model_fields)

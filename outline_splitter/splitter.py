@@ -400,7 +400,7 @@ class OutlineTextSplitter:
                 metadata["output"] = output
             metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
             chunks.append(
-                TextChunk.made(
+                TextChunk(
                     text=chunk_text,
                     start_pos=span.start,
                     end_pos=span.end,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
 
 from outline_splitter import OutlineNode, OutlineTextSplitter, TextChunk, doc_types
 
@@ -160,12 +159,3 @@ def test_split_file_drops_a_bom_and_counts_offsets_after_it(tmp_path, encoding, 
     assert chunks[0].start_pos == 0 and chunks[0].text == text[chunks[0].start_pos : chunks[0].end_pos]
     assert chunks[0].text.startswith("# Title")
 
-
-def test_a_chunk_the_splitter_makes_unvalidated_equals_one_validated():
-    # the splitter builds chunks with `TextChunk.made` (no validation, no copy of the metadata)
-    chunk = OutlineTextSplitter(doc_type="markdown", chunk_size=64).split("# Title\n\nSome text.\n")[0]
-    fields = chunk.model_dump()
-    assert TextChunk(**fields) == chunk and TextChunk(**fields).model_dump_json() == chunk.model_dump_json()
-    assert chunk.model_fields_set == set(TextChunk.model_fields)
-    with pytest.raises(ValidationError):
-        chunk.text = "changed"  # frozen as a validated chunk is

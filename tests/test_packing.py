@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.nodes import GAP, Node
-from outline_splitter.packing.atoms import Atom, Piece, WholeNode, node_atom
+from outline_splitter.packing.atoms import Atom, Piece, TrimmedNode, WholeNode
 from outline_splitter.packing.leaf import _last_fitting, lines
 from outline_splitter.packing.view import SourceView
 from outline_splitter.tokens import span_counter_for
@@ -210,8 +210,8 @@ def test_last_fitting_finds_the_longest_run_that_fits_whatever_the_estimate(reac
 def test_an_atom_of_a_whole_node_is_two_slots_and_reads_its_span_off_the_node():
     # a file of one-line functions has an atom per line, all alive at the peak of its split
     node = Node(GAP, 3, 9)
-    whole, trimmed, piece = node_atom(3, 9, node, None), node_atom(4, 8, node, None), Piece(4, 6, node, None)
-    assert isinstance(whole, WholeNode) and sys.getsizeof(whole) <= 48
+    whole, trimmed, piece = WholeNode(node, None), TrimmedNode(4, 8, node, None), Piece(4, 6, node, None)
+    assert sys.getsizeof(whole) <= 48
     assert (whole.start, whole.end, trimmed.start, trimmed.end) == (3, 9, 4, 8)
     for atom in (whole, trimmed, piece):
         assert sys.getsizeof(atom) <= 64 and not hasattr(atom, "__dict__") and isinstance(atom, Atom)

@@ -70,6 +70,7 @@ _LEADING = (COMMENT, DECORATOR)
 # A node spanning fewer lines gets no children: cutting it at line ends is as good.
 MIN_SPLIT_LINES = 4
 _LINE_END = re.compile(rb"\n")
+_LINE_END_BLOCK = 1 << 16
 # How deep to look for the body of a definition that has no `body` field (Go's
 # type_declaration > type_spec > struct_type > field_declaration_list).
 _BODY_SEARCH_DEPTH = 3
@@ -448,8 +449,10 @@ class CodeOutline:
         of 480,000 one-line functions, alive beside its whole outline."""
         line_ends = self.line_ends
         if line_ends is None:
-            offsets = (match.start() for match in _LINE_END.finditer(self.data))
-            line_ends = self.line_ends = array("i" if len(self.data) < 2**31 else "q", offsets)
+            data = self.data
+            line_ends = self.line_ends = array("i" if len(data) < 2**31 else "q")
+            for at in range(0, len(data), _LINE_END_BLOCK):  # (a list a block: faster than a generator)
+                line_ends.extend([match.start() for match in _LINE_END.finditer(data, at, at + _LINE_END_BLOCK)])
         last = bisect_left(line_ends, start) + MIN_SPLIT_LINES - 2
         return last < len(line_ends) and line_ends[last] < end
 

@@ -131,13 +131,6 @@ class Piece(TrimmedNode):
     piece = True
 
 
-def node_atom(start: int, end: int, node: Node, ancestors: Ancestry | None) -> Atom:
-    """The atom of the whole of `node`, whose text is `[start, end)`."""
-    if start == node.start and end == node.end:
-        return WholeNode(node, ancestors)
-    return TrimmedNode(start, end, node, ancestors)
-
-
 class SeparatorGroup(Node):
     """A separator and the siblings after it, made while packing (never by a detector)."""
 
@@ -228,7 +221,8 @@ class _AtomCollector:
         if bits & _BREAK_BEFORE:
             self.barrier()
         if not bits & _HOLLOW and fits(self.view, start, end, limit):
-            self.atoms.append(node_atom(start, end, node, ancestors))
+            whole = start == node.start and end == node.end
+            self.atoms.append(WholeNode(node, ancestors) if whole else TrimmedNode(start, end, node, ancestors))
             return None
         self.barrier()
         if bits & _PARAGRAPHS and node.expand is not None:
