@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import outline_splitter.detectors.code as code
 import outline_splitter.detectors.code.offsets as offsets
 from benchmarks.stdlib_modules import stdlib_module_paths
+from outline_splitter import pages
 from outline_splitter.nodes import Node
 from outline_splitter.registry import load_detector, resolve_doc_type
 from tests.test_code_detector import FIXTURES, LANGUAGES
@@ -113,7 +114,7 @@ def test_a_quote_out_of_place_is_recovered_from_as_in_one_parse():
 def test_a_long_file_has_its_bytes_in_a_map_of_their_own_equal_to_its_encode(text, block):
     # (as one `bytes` object they stayed with the process after the split)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(offsets, "_OWN_PAGES", block)
+        patch.setattr(pages, "OWN_PAGES", block)
         source = offsets.encode_source(text)
     assert source[:] == text.encode("utf-8", "replace")
     assert len(text) < block or source.find(b"\n") == text.encode("utf-8", "replace").find(b"\n")

@@ -106,12 +106,10 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     (the sizes are estimates: then the greedy pass alone fills the run)."""
     if len(run) < 2 or fits(view, run[0].start, run[-1].end, chunk_size):
         return set()
-    # a long run's sizes and depths are arrays of 4-byte ints, not lists of 8-byte
-    # references: the planning of a run of 480,000 atoms (a file of one-line functions)
-    # is the peak of its split
-    sizes = _sizes(run, view, chunk_size)
-    prefix = _sums(accumulate(sizes, initial=0), sum(sizes))
-    del sizes  # (the prefix sums say all the plan asks of them)
+    # a long run's prefix sums and depths are arrays of 4-byte ints and bytes, not lists
+    # of 8-byte references: the planning of a run of 480,000 atoms (a file of one-line
+    # functions) was the peak of its split
+    prefix = _prefix_sums(_sizes(run, view, chunk_size))
     depth = _narrowed(_indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run)))))
     sides = [view.blank_side(atom.start, atom.end) for atom in run]
     # no chunk ends with what leads, or with markup that opens what follows it, nor
@@ -138,7 +136,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
 _TRIES = 3
 
 
-def _nested_cuts(prefix: Sequence[int], depth: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
+def _nested_cuts(prefix: Sequence[int], depth: array[int], allowed: bytearray, budget: int) -> list[int]:
     """Cuts planned from the inside out (see the module docstring), for atoms whose sizes
     have the prefix sums `prefix`: at each depth, the atoms up to the first allowed place
     of a lower depth, after the last cut so far. What lies between the last cut and the
@@ -146,7 +144,7 @@ def _nested_cuts(prefix: Sequence[int], depth: Sequence[int], allowed: Sequence[
     10,000 deep costs its length, not its length times its depth."""
     n = len(prefix) - 1
     # the deepest allowed place at or after each position (a depth, in depth's own type)
-    deepest_from = array(depth.typecode if isinstance(depth, array) else "i", (0,)) * (n + 1)
+    deepest_from = array(depth.typecode, (0,)) * (n + 1)
     deepest = 0
     for i in range(n - 1, 0, -1):
         if allowed[i] and depth[i] > deepest:
@@ -219,15 +217,14 @@ def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> 
     alone, or with the items it may not be cut from), each chunk as near an equal share
     of what remains as the fewest chunks allow, and the last not under a third of the
     largest where another last cut avoids it."""
-    return _cuts(_sums(accumulate(sizes, initial=0), sum(sizes)), allowed, budget)
+    return _cuts(_prefix_sums(sizes), bytearray(map(bool, allowed)), budget)
 
 
-def _cuts(prefix: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
+def _cuts(prefix: Sequence[int], allowed: bytearray, budget: int) -> list[int]:
     """`balanced_cuts` of the items whose sizes have the prefix sums `prefix`."""
     n = len(prefix) - 1
     ends: Sequence[int]
-    every_place = allowed.find(0, 1, n) < 0 if isinstance(allowed, bytearray) else all(allowed[1:n])
-    if every_place:  # (as in a run of definitions: no array of them all)
+    if allowed.find(0, 1, n) < 0:  # every place allowed, as in a run of definitions: no array of them all
         ends = range(1, n + 1)
     else:
         ends = _indexes(e for e in range(1, n) if allowed[e])
@@ -282,6 +279,11 @@ def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[ar
         far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]
         need[j] = 1 + need[far_of[j]]
     return need, far_of
+
+
+def _prefix_sums(sizes: Sequence[int]) -> array[int]:
+    """The prefix sums of `sizes`, 0 first (see `_sums`)."""
+    return _sums(accumulate(sizes, initial=0), sum(sizes))
 
 
 def _sums(values: Iterable[int], largest: int) -> array[int]:

@@ -12,7 +12,6 @@ in order like the whole.
 
 from __future__ import annotations
 
-import mmap
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -20,21 +19,17 @@ from typing import Any
 
 import numpy as np
 
+from outline_splitter import pages
+
 _SHIFT = 16
 _MASK = (1 << _SHIFT) - 1
-# Offsets arrays of at least this many bytes get pages of their own (for a shorter one
-# the system calls would cost more than the memory they give back).
-_OWN_PAGES = 1 << 20
-
-
 def _zeros(count: int) -> np.ndarray[Any, Any]:
-    """`count` zeros (uint16), a long array in pages of its own, which go back to the
-    system when the index goes. From `malloc` it may come out of the heap (glibc serves
-    one there once a longer one freed has raised its threshold), and stay with the
-    process: the chunks' texts, made after the index goes, were a peak on top of it."""
-    if 2 * count < _OWN_PAGES:
+    """`count` zeros (uint16), a long array in pages of its own (`pages.py`), which go back
+    to the system when the index goes: the chunks' texts, made after the index goes, were
+    a peak on top of it."""
+    if 2 * count < pages.OWN_PAGES:
         return np.zeros(count, dtype=np.uint16)
-    return np.frombuffer(mmap.mmap(-1, 2 * count), dtype=np.uint16)
+    return np.frombuffer(pages.own_pages(2 * count), dtype=np.uint16)
 
 
 def _segment_starts(offsets: np.ndarray[Any, Any], first_segment: int, at: int) -> list[int]:

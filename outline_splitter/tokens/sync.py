@@ -57,10 +57,15 @@ def _cl100k_is_sync(text: str, pos: int) -> bool:
     return (before == "\n" or before == "\r") and not "\ud800" <= after <= "\udfff"
 
 
+# The first of cl100k's rules alone: right after a line break, before a character that
+# is no white space (nor half a surrogate pair), where a long text may be cut to be
+# encoded a block at a time (no piece of the pattern runs from a line break into a non-space).
+CL100K_LINE_STARTS = re.compile(r"(?<=[\r\n])(?=[^\s\ud800-\udfff])")
+
 CL100K = SyncRule(
     _cl100k_is_sync,
     re.compile(
-        r"(?<=[\r\n])(?=[^\s\ud800-\udfff])|(?<=[^\W_])(?=\s)"
+        CL100K_LINE_STARTS.pattern + r"|(?<=[^\W_])(?=\s)"
         r"|(?<=[A-Za-z])(?=[\W\d_])(?![\ud800-\udfff])|(?<=[0-9])(?=[\x00-/:-\x7f])"
     ),
 )

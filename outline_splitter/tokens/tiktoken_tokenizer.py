@@ -9,7 +9,6 @@ under another name).
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -22,7 +21,7 @@ from outline_splitter.tokens.index import TokenIndex
 from outline_splitter.tokens.positions import offsets_for
 from outline_splitter.tokens.sanitize import as_encoded
 from outline_splitter.tokens.sorted_offsets import SortedOffsets
-from outline_splitter.tokens.sync import CL100K, CL100K_PATTERNS
+from outline_splitter.tokens.sync import CL100K, CL100K_LINE_STARTS, CL100K_PATTERNS
 
 if TYPE_CHECKING:
     import tiktoken
@@ -162,20 +161,17 @@ class TiktokenTokenizer:
 # one array took 4 bytes a token, twice the index they are summed into, and were the
 # peak of a split of 16 MB of one-line functions.
 ENCODE_BLOCK = 1 << 18
-# Where a block ends: right after a line break before a character that is no white space
-# (nor half a surrogate pair), a sync point of cl100k's pre-tokenizer (`sync.py`): no
-# token of the whole text's encode runs across it, so the blocks' tokens are the text's.
-_BLOCK_END = re.compile(r"\n(?=[^\s\ud800-\udfff])")
 
 
 def text_blocks(text: str) -> Iterator[str]:
-    """`text` in blocks of about `ENCODE_BLOCK` characters (each to the first block end
-    past that many), whose tokens are the whole text's."""
+    """`text` in blocks of about `ENCODE_BLOCK` characters, each to the first sync point
+    after that many where a line starts (`sync.CL100K_LINE_STARTS`): no token of the
+    whole text's encode runs across one, so the blocks' tokens are the text's."""
     start = 0
     while len(text) - start > ENCODE_BLOCK:
-        found = _BLOCK_END.search(text, start + ENCODE_BLOCK)
+        found = CL100K_LINE_STARTS.search(text, start + ENCODE_BLOCK)
         if found is None:
             break
-        yield text[start : found.end()]
-        start = found.end()
+        yield text[start : found.start()]
+        start = found.start()
     yield text[start:]
