@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from outline_splitter.detectors.html_content import Matcher, select_content
@@ -131,14 +131,14 @@ def _matcher(text: str, elements: list[Node]) -> Matcher:
     return _numbered_dom(text, elements).matches
 
 
-def check_html_selectors(never_break_within: Sequence[str], separators: Sequence[str]) -> None:
-    """`ValueError` naming the option and the selector if one does not parse (on an
-    empty page: a selector's syntax does not depend on the page)."""
+def check_html_selectors(selectors: Mapping[str, Sequence[str]]) -> None:
+    """`ValueError` naming the option and the selector if one of an option's selectors
+    does not parse (on an empty page: a selector's syntax does not depend on the page)."""
     from selectolax.lexbor import LexborHTMLParser
 
     empty = _NumberedDom(LexborHTMLParser(""), _NODE_ATTRIBUTE_PREFIX)
-    empty.matches(never_break_within, "never_break_within")
-    empty.matches(separators, "separators")
+    for option, option_selectors in selectors.items():
+        empty.matches(option_selectors, option)
 
 
 HTML_HOOKS = FormatHooks(

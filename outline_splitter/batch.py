@@ -21,11 +21,12 @@ from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Unpack
 
 from outline_splitter.models import TextChunk
+from outline_splitter.options import AUTO, DEFAULT_DOC_TYPE, SplitterKwargs, SplitterOptions, with_option_parameters
 from outline_splitter.reading import UndecodableError, read_text_file
-from outline_splitter.registry import FORMATS, doc_type_for_path, load_hooks, resolve_doc_type
+from outline_splitter.registry import doc_type_for_path, load_hooks, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 from outline_splitter.tokens import resolve_tokenizer
 
@@ -108,7 +109,7 @@ def split_many(
     ordered: bool = True,
     strict: bool = False,
     encoding: str = "utf-8",
-    **splitter_args: Any,
+    **splitter_args: Unpack[SplitterKwargs],
 ) -> Generator[SplitResult, None, None]:
     """Split many documents in a pool of worker processes; an iterator of `SplitResult`.
 
@@ -132,11 +133,11 @@ def split_many(
     workers = _worker_count(workers)
     if not isinstance(encoding, str) or not encoding:
         raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
-    state = Splitters(splitter_args, encoding)  # validates splitter_args here, not per item
+    state = Splitters(dict(splitter_args), encoding)  # validates splitter_args here, not per item
     jobs = _jobs(items, state.default_doc_type)
     if workers == 1:
         return _in_process(jobs, state, strict)
-    return _in_pool(jobs, workers, ordered, strict, (splitter_args, encoding))
+    return _in_pool(jobs, workers, ordered, strict, (dict(splitter_args), encoding))
 
 
 def default_workers() -> int:
@@ -185,17 +186,16 @@ class Splitters:
     def __init__(self, splitter_args: Mapping[str, Any], encoding: str) -> None:
         args = dict(splitter_args)
         doc_type = args.pop("doc_type", None)
-        # None: texts are Markdown (the splitter's default) and paths go by their extension
-        self.default_doc_type: str | None = None if doc_type == "auto" else doc_type
+        # None: texts are DEFAULT_DOC_TYPE and paths go by their extension
+        self.default_doc_type: str | None = None if doc_type == AUTO else doc_type
+        # a batch mixes formats: `output` and the content options apply to the formats that have them
+        options = SplitterOptions.of(**args, doc_type=AUTO)
         self._output: str | None = args.pop("output", None)
-        if self._output is not None and not any(self._output in fmt.outputs for fmt in FORMATS):
-            known = sorted({output for fmt in FORMATS for output in fmt.outputs})
-            raise ValueError(f"output {self._output!r} is not a mode of any format; allowed: {', '.join(known)}")
-        args["tokenizer"] = resolve_tokenizer(args.get("tokenizer", "cl100k_base"))
+        args["tokenizer"] = resolve_tokenizer(options.tokenizer)
         self._args = args
         self._encoding = encoding
         self._built: dict[str, OutlineTextSplitter] = {}
-        self.splitter(self.default_doc_type or "markdown")  # bad arguments fail here, once
+        self.splitter(self.default_doc_type or DEFAULT_DOC_TYPE)  # bad arguments fail here, once
 
     def splitter(self, doc_type: str) -> OutlineTextSplitter:
         built = self._built.get(doc_type)
@@ -220,7 +220,7 @@ class Splitters:
     def _chunks(self, job: _Job) -> list[TextChunk]:
         if job.path is None:
             assert job.text is not None
-            return self.splitter(job.doc_type or "markdown").split(job.text)
+            return self.splitter(job.doc_type or DEFAULT_DOC_TYPE).split(job.text)
         path = Path(job.path)
         text = read_path(path, self._encoding)
         chunks = self.splitter(job.doc_type or doc_type_for_path(path)).split(text, document_id=job.path)
@@ -261,7 +261,7 @@ def _in_process(
 def _serve(conn: Connection, splitter_args: Mapping[str, Any], encoding: str) -> None:
     """A worker: build the splitters once, then split one job at a time until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    state = Splitters(splitter_args, encoding)
+    state = Splitters(dict(splitter_args), encoding)
     conn.send(_READY)
     while True:
         try:
@@ -401,3 +401,6 @@ def _in_pool(
                     done[result.index] = result
     finally:
         pool.close()
+
+
+with_option_parameters(split_many)

@@ -20,11 +20,12 @@ from collections.abc import Sequence
 from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal, get_args, get_origin
 
 from outline_splitter import __version__
 from outline_splitter.batch import InputError, default_workers, read_path, split_many
 from outline_splitter.models import OutlineNode, TextChunk
+from outline_splitter.options import AUTO, OPTION_NAMES, SplitterOptions
 from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 
@@ -88,21 +89,14 @@ def expand_inputs(paths: Sequence[Path], doc_type: str) -> Inputs:
 
 
 def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
-    """`split_many` keyword arguments from the options: `--output text` applies to the
-    formats that have a text mode (HTML), the others are split as source."""
-    options: dict[str, Any] = {
-        "doc_type": args.doc_type,
-        "chunk_size": args.chunk_size,
-        "chunk_overlap": args.overlap,
-        "tokenizer": args.tokenizer,
-        "output": args.output,
-        "encoding": args.encoding,
-    }
-    if args.content != "all":  # HTML's: split_many leaves it out of the other formats of a folder
-        if args.doc_type != "auto":  # but a format named outright that has no content option is an error
-            OutlineTextSplitter(doc_type=args.doc_type, content=args.content)
-        options["content"] = args.content
-    return options
+    """`split_many` keyword arguments: the options given on the command line (the others
+    keep the model's defaults) and `--encoding`. `--html-output text` and the content
+    options apply to the formats that have them (HTML), the others are split whole, as
+    source; a format named outright that lacks them is an error."""
+    options = {name: getattr(args, name) for name in OPTION_NAMES if hasattr(args, name)}
+    if args.doc_type != AUTO:
+        SplitterOptions.of(**options)  # the checks of that one format, before any file is read
+    return {**options, "encoding": args.encoding}
 
 
 def chunk_record(path: Path, chunk: TextChunk) -> dict[str, Any]:
@@ -310,39 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
         "An input that cannot be split is reported on one stderr line and skipped (exit code 2 at the end).",
     )
     split.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders to split")
-    split.add_argument(
-        "--doc-type",
-        default="auto",
-        metavar="TYPE",
-        help=f"the format of the inputs; 'auto' picks it from each file's extension (one of: {known})",
-    )
-    split.add_argument("--chunk-size", type=int, default=512, metavar="N", help="most tokens per chunk (default 512)")
-    split.add_argument(
-        "--overlap",
-        type=int,
-        default=0,
-        metavar="N",
-        help="tokens of each neighbour recorded as start_overlap/end_overlap (default 0)",
-    )
-    split.add_argument(
-        "--tokenizer",
-        default="cl100k_base",
-        metavar="NAME",
-        help="tiktoken encoding that counts tokens (default cl100k_base, available offline)",
-    )
-    split.add_argument(
-        "--output",
-        choices=("html", "text"),
-        default="html",
-        help="for HTML: chunks as HTML source (default) or as readable text",
-    )
-    split.add_argument(
-        "--content",
-        choices=("all", "main"),
-        default="all",
-        help="for HTML: every part of the page (default) or its main content only, without navigation, "
-        "sidebars, footers and widgets (with --doc-type auto, other formats are split whole)",
-    )
+    add_option_flags(split)
     split.add_argument(
         "--format",
         choices=("jsonl", "json", "text"),
@@ -350,6 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="jsonl: one object a line (default); json: one array; text: readable blocks",
     )
     split.add_argument("-o", "--output-file", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+    split.add_argument(
+        "--output",
+        dest="output",
+        type=_deprecated_output,
+        default=argparse.SUPPRESS,
+        help="deprecated: use --html-output (for the output file, -o/--output-file)",
+    )
     split.add_argument("--encoding", default="utf-8", help="the inputs' text encoding (default utf-8)")
     split.add_argument("--strict", action="store_true", help="stop at the first input that cannot be split")
     split.add_argument(
@@ -395,6 +364,58 @@ def build_parser() -> argparse.ArgumentParser:
         harness.add_arguments(bench)
     bench.set_defaults(handler=command_bench)
     return parser
+
+
+# The command line's own flag names and defaults, where they differ from the options':
+# it splits files, so by default each file's format comes from its extension.
+FLAG_NAMES: dict[str, tuple[str, ...]] = {
+    "output": ("--html-output",),
+    "chunk_overlap": ("--chunk-overlap", "--overlap"),
+}
+FLAG_DEFAULTS: dict[str, Any] = {"doc_type": AUTO}
+
+
+def add_option_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag for every option of `SplitterOptions`, with its help text and default; a
+    flag not given is left out of the namespace, so the option keeps the model's default."""
+    for name, option in SplitterOptions.model_fields.items():
+        default = FLAG_DEFAULTS.get(name, option.default)
+        flags = FLAG_NAMES.get(name, ("--" + name.replace("_", "-"),))
+        help_text = f"{option.description} (default: {_shown(default)})"
+        kwargs: dict[str, Any] = {"dest": name, "help": help_text.replace("%", "%%")}
+        kwargs["default"] = FLAG_DEFAULTS.get(name, argparse.SUPPRESS)
+        annotation = option.annotation
+        if annotation is bool:
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif annotation in (int, int | None):
+            kwargs.update(type=int, metavar="N")
+        elif annotation == tuple[str, ...]:  # one value a flag (repeat it): PATHs follow
+            kwargs.update(action="append", metavar="NAME")
+        elif annotation == tuple[int, ...] | None:
+            kwargs.update(action="append", type=int, metavar="N")
+        elif get_origin(annotation) is Literal:  # the model refuses other values, with its message
+            kwargs["metavar"] = "{" + ",".join(get_args(annotation)) + "}"
+        else:  # str, str | None and the tokenizer's name
+            kwargs["metavar"] = "VALUE"
+        parser.add_argument(*flags, **kwargs)
+
+
+def _shown(default: object) -> str:
+    if default is None:
+        return "none"
+    if isinstance(default, tuple):
+        return " ".join(map(str, default)) or "none"
+    return str(default)
+
+
+def _deprecated_output(value: str) -> str:
+    if value not in ("html", "text"):
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: --output is HTML's output mode (html or text), now --html-output; "
+            "to write the chunks to a file, use -o/--output-file"
+        )
+    print(f"{PROG}: warning: --output is deprecated: use --html-output {value}", file=sys.stderr)
+    return value
 
 
 def _positive_int(value: str) -> int:

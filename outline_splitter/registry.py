@@ -11,7 +11,7 @@ nodes carry their traits: see "How to add a format" in docs/design.md).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
@@ -38,14 +38,15 @@ class FormatHooks:
     `SEPARATOR` traits (without it, both options name node kinds); `select(text, root,
     content, include, exclude)` marks what the `content` option and the `include` /
     `exclude` selectors leave out (without it, a format has only `content="all"`);
-    `check(never_break_within, separators)` raises `ValueError` for values `mark` could
-    not read, before any text is split (CSS selectors that do not parse).
+    `check(selectors)` raises `ValueError` naming the option for values `mark` or
+    `select` could not read, before any text is split (CSS selectors that do not parse;
+    `selectors` maps each option's name to its values).
     """
 
     view: Callable[[str, Node, Tokenizer, str], ChunkView] | None = None
     mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
     select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
-    check: Callable[[Sequence[str], Sequence[str]], None] | None = None
+    check: Callable[[Mapping[str, Sequence[str]]], None] | None = None
 
 
 NO_HOOKS = FormatHooks()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 try:
     from langchain_core.documents import Document
@@ -27,6 +27,7 @@ except ImportError as exc:
 from outline_splitter import html_text_splitter
 from outline_splitter.documents import DocumentLike
 from outline_splitter.models import TextChunk
+from outline_splitter.options import SplitterKwargs, with_option_parameters
 from outline_splitter.splitter import OutlineTextSplitter
 
 
@@ -34,44 +35,19 @@ class OutlineSplitter(TextSplitter):
     """`OutlineTextSplitter` as a LangChain `TextSplitter`.
 
     Args:
-        doc_type, chunk_size, chunk_overlap, tokenizer, max_chunk_size, min_chunk_size,
-            never_break_within, separators, output: as for `OutlineTextSplitter`
-            (`chunk_size` and `chunk_overlap` count tokens of `tokenizer`).
         add_start_index: put each chunk's exact character offset in its document's
             metadata as `start_index`.
-        **options: further `OutlineTextSplitter` arguments, passed through as they are.
+        **options: `OutlineTextSplitter`'s options (`outline_splitter.options.SplitterOptions`:
+            `doc_type`, `chunk_size` and `chunk_overlap` in tokens of `tokenizer`, ...),
+            checked here with the same `ValueError`s.
     """
 
-    def __init__(
-        self,
-        doc_type: str = "markdown",
-        chunk_size: int = 512,
-        chunk_overlap: int = 0,
-        tokenizer: Any = "cl100k_base",
-        max_chunk_size: int | None = None,
-        min_chunk_size: int = 0,
-        never_break_within: Sequence[str] = (),
-        separators: Sequence[str] = (),
-        output: str | None = None,
-        add_start_index: bool = False,
-        **options: Any,
-    ) -> None:
+    def __init__(self, add_start_index: bool = False, **options: Unpack[SplitterKwargs]) -> None:
         # built first so bad arguments get its ValueErrors, which name them
-        self.splitter = OutlineTextSplitter(
-            doc_type=doc_type,
-            chunk_size=chunk_size,
-            chunk_overlap=chunk_overlap,
-            tokenizer=tokenizer,
-            max_chunk_size=max_chunk_size,
-            min_chunk_size=min_chunk_size,
-            never_break_within=never_break_within,
-            separators=separators,
-            output=output,
-            **options,
-        )
+        self.splitter = OutlineTextSplitter(**options)
         super().__init__(
-            chunk_size=chunk_size,
-            chunk_overlap=chunk_overlap,
+            chunk_size=self.splitter.options.chunk_size,
+            chunk_overlap=self.splitter.options.chunk_overlap,
             length_function=self.splitter.tokenizer.count,
             add_start_index=add_start_index,
             strip_whitespace=False,
@@ -103,6 +79,9 @@ class OutlineSplitter(TextSplitter):
         if self._add_start_index:
             metadata["start_index"] = chunk.start_pos
         return metadata
+
+
+with_option_parameters(OutlineSplitter.__init__)
 
 
 # the seed's create_documents takes a chunk_header besides LangChain's arguments

@@ -16,7 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 try:
-    from llama_index.core.bridge.pydantic import Field, PrivateAttr
+    from llama_index.core.bridge.pydantic import ConfigDict, PrivateAttr, ValidationError
     from llama_index.core.node_parser import NodeParser
     from llama_index.core.schema import BaseNode, Document, NodeRelationship, RelatedNodeInfo, TextNode
 except ImportError as exc:
@@ -25,6 +25,7 @@ except ImportError as exc:
     ) from exc
 
 from outline_splitter.models import TextChunk
+from outline_splitter.options import OPTION_NAMES, SplitterOptions, options_error
 from outline_splitter.splitter import OutlineTextSplitter
 
 #: Chunk metadata worth embedding and showing to the LLM: where the chunk is. The other
@@ -32,45 +33,30 @@ from outline_splitter.splitter import OutlineTextSplitter
 CONTEXT_KEYS = frozenset({"heading_path", "title", "symbol_path", "context", "source"})
 
 
-class OutlineNodeParser(NodeParser):
+class OutlineNodeParser(NodeParser, SplitterOptions):
     """Parse documents into `TextNode`s with `OutlineTextSplitter`.
 
-    The fields are `OutlineTextSplitter`'s arguments (`chunk_size` and `chunk_overlap` in
-    tokens of `tokenizer`); `hierarchy=True` asks it for parent chunks too, which become
-    nodes with `CHILD` relationships to their parts.
+    Its fields are `OutlineTextSplitter`'s options (it subclasses
+    `outline_splitter.options.SplitterOptions`: `chunk_size` and `chunk_overlap` in tokens
+    of `tokenizer`, ...) besides `NodeParser`'s own; `hierarchy=True` asks for parent
+    chunks too, which become nodes with `CHILD` relationships to their parts. Bad
+    options raise the same `ValueError`s as the splitter, naming them.
     """
 
-    doc_type: str = Field(default="markdown", description="The format, as for OutlineTextSplitter.")
-    chunk_size: int = Field(default=512, description="The most tokens a chunk has.")
-    chunk_overlap: int = Field(default=0, description="Tokens of each neighbour kept as overlap.")
-    tokenizer: Any = Field(default="cl100k_base", description="What counts tokens.")
-    max_chunk_size: int | None = Field(default=None, description="The hard cap for nodes kept whole.")
-    min_chunk_size: int = Field(default=0, description="Smaller chunks join a neighbour.")
-    never_break_within: list[str] = Field(default_factory=list, description="Node kinds kept whole.")
-    separators: list[str] = Field(default_factory=list, description="Node kinds that start a group.")
-    output: str | None = Field(default=None, description="The output mode, for formats with several.")
-    hierarchy: bool = Field(default=False, description="Parent chunks for sections over the budget.")
-    context_in_budget: bool = Field(default=False, description="The budget covers context and text.")
-    header_levels: list[int] | None = Field(default=None, description="Markdown heading levels that start a chunk.")
+    # NodeParser's own settings are mutable; the options are checked once, when it is built
+    model_config = ConfigDict(frozen=False, extra="forbid", arbitrary_types_allowed=True)
 
     _splitter: OutlineTextSplitter = PrivateAttr()
 
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise options_error(exc) from None
+
     def model_post_init(self, context: Any, /) -> None:
-        """Build the splitter once, so bad arguments fail here with its ValueErrors."""
-        self._splitter = OutlineTextSplitter(
-            doc_type=self.doc_type,
-            chunk_size=self.chunk_size,
-            chunk_overlap=self.chunk_overlap,
-            tokenizer=self.tokenizer,
-            max_chunk_size=self.max_chunk_size,
-            min_chunk_size=self.min_chunk_size,
-            never_break_within=self.never_break_within,
-            separators=self.separators,
-            output=self.output,
-            hierarchy=self.hierarchy,
-            context_in_budget=self.context_in_budget,
-            header_levels=self.header_levels,
-        )
+        """Build the splitter once from the options."""
+        self._splitter = OutlineTextSplitter(**{name: getattr(self, name) for name in OPTION_NAMES})
 
     @classmethod
     def class_name(cls) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 try:
     import pyarrow as pa
@@ -27,6 +27,7 @@ except ImportError as exc:
     raise ImportError("outline_splitter.integrations.ray needs Ray Data: pip install 'outline-splitter[ray]'") from exc
 
 from outline_splitter.batch import Splitters
+from outline_splitter.options import DEFAULT_DOC_TYPE, SplitterKwargs, SplitterOptions, with_option_parameters
 from outline_splitter.registry import doc_type_for_path
 
 CHUNK_SCHEMA = pa.schema(
@@ -47,26 +48,26 @@ CHUNK_SCHEMA = pa.schema(
 def split_dataset(
     ds: ray.data.Dataset,
     text_column: str = "text",
-    doc_type: str = "markdown",
     *,
     path_column: str = "path",
     keep_columns: Sequence[str] | None = None,
     encoding: str = "utf-8",
     batch_size: int = 16,
     concurrency: int | tuple[int, int] | None = None,
-    **splitter_args: Any,
+    **splitter_args: Unpack[SplitterKwargs],
 ) -> ray.data.Dataset:
     """A dataset of chunk rows, one per chunk of each document of `ds`.
 
     `text_column` holds each document's text (`str`, or `bytes` decoded with `encoding`,
-    as `read_binary_files` gives). `doc_type` is the documents' format; `"auto"` picks it
-    from each row's `path_column` by extension. `keep_columns` are the input columns
+    as `read_binary_files` gives). `splitter_args` are `OutlineTextSplitter`'s options
+    (`outline_splitter.options.SplitterOptions`); with `doc_type="auto"` each row's format
+    comes from its `path_column` by extension. `keep_columns` are the input columns
     copied into each of the row's chunks (default: every column but `text_column`).
     `batch_size` documents go to an actor at a time; `concurrency` is the actor pool's
-    size (`n` or `(min, max)`; default: Ray's). `splitter_args` are
-    `OutlineTextSplitter`'s (`chunk_size`, `tokenizer`, ...). Bad arguments, and a
+    size (`n` or `(min, max)`; default: Ray's). Bad arguments, and a
     column that is missing or would clash with a chunk field, raise `ValueError`.
     """
+    doc_type = SplitterOptions.of(**splitter_args).doc_type
     names = ds.schema().names
     kept = [name for name in names if name != text_column] if keep_columns is None else list(keep_columns)
     for name in (text_column, *kept, *([path_column] if doc_type == "auto" else [])):
@@ -77,7 +78,7 @@ def split_dataset(
         raise ValueError(f"keep_columns {clashes} clash with chunk fields: rename them or leave them out")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ValueError(f"batch_size must be an integer >= 1, not {batch_size!r}")
-    options = {"doc_type": doc_type, **splitter_args}
+    options = {**splitter_args, "doc_type": doc_type}
     Splitters(options, encoding)  # bad splitter arguments fail here, not on a worker
     return ds.map_batches(
         ChunkRows,
@@ -92,6 +93,9 @@ def split_dataset(
             "splitter_args": options,
         },
     )
+
+
+with_option_parameters(split_dataset)
 
 
 class ChunkRows:
@@ -132,7 +136,7 @@ class ChunkRows:
         return table
 
     def _doc_type(self, path: str | None) -> str:
-        return doc_type_for_path(path) if path is not None else self._splitters.default_doc_type or "markdown"
+        return doc_type_for_path(path) if path is not None else self._splitters.default_doc_type or DEFAULT_DOC_TYPE
 
     def _text(self, value: object, row: int) -> str:
         if isinstance(value, bytes):

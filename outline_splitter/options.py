@@ -1,0 +1,355 @@
+"""The splitter's options, defined once: `SplitterOptions`.
+
+Each option's type, default, allowed values and one-line help are written here and
+nowhere else. `OutlineTextSplitter(**options)` holds one validated `SplitterOptions`;
+the front ends are derived from this model, not written out again: the LlamaIndex node
+parser's fields are its fields (it subclasses the model), the LangChain splitter,
+`split_many` and the Ray adapter take `**options` checked by it, and the command line's
+flags and `docs/usage.md`'s argument table are generated from its fields.
+
+Why a pydantic model: pydantic is already the API boundary's library, LlamaIndex's
+`NodeParser` is a pydantic model (so its fields can be these fields, validators and
+all), and a frozen model is validated once, when the splitter is built. The checks are
+this module's own functions, so every front end raises the same `ValueError`, naming
+the option, whatever the framework around it; a check that depends on the format (a
+kind the detector never makes, a CSS selector that does not parse, an output mode) runs
+when the splitter is built for a named format, and for each file's format under `"auto"`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, TypedDict
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
+
+from outline_splitter.hierarchy import MIN_PARENT_BUDGET
+from outline_splitter.registry import FORMATS, DocFormat, load_hooks, load_kinds, resolve_doc_type
+from outline_splitter.tokens import resolve_tokenizer
+
+AUTO = "auto"
+CONTENT = ("all", "main")
+
+
+# -- the checks of one value (each raises a ValueError that names the option) ---------------
+
+
+def _integer(value: object, info: ValidationInfo) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{info.field_name} must be an integer, not {value!r}")
+    return value
+
+
+def _optional_integer(value: object, info: ValidationInfo) -> int | None:
+    return None if value is None else _integer(value, info)
+
+
+def _boolean(value: object, info: ValidationInfo) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{info.field_name} must be True or False, not {value!r}")
+    return value
+
+
+def _names(value: object, info: ValidationInfo) -> tuple[str, ...]:
+    """A sequence of node kinds or CSS selectors (non-blank strings), not one string."""
+    name = info.field_name
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | set | frozenset):
+        kind = type(value).__name__
+        raise ValueError(f"{name} must be a sequence of node kinds or CSS selectors, not a single {kind}")
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise ValueError(f"{name} holds {item!r}: each must be a node kind or a CSS selector (a non-blank str)")
+    return tuple(value)
+
+
+def _doc_type(value: object, info: ValidationInfo) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"doc_type must be a str, not {type(value).__name__}")
+    if value != AUTO:
+        resolve_doc_type(value)  # ValueError naming doc_type and listing the known ones
+    return value
+
+
+def _tokenizer(value: object, info: ValidationInfo) -> object:
+    resolve_tokenizer(value)  # ValueError naming tokenizer (encodings are loaded once and cached)
+    return value
+
+
+def _optional_str(value: object, info: ValidationInfo) -> str | None:
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise ValueError(f"{info.field_name} must be a non-blank string or None, not {value!r}")
+    return value
+
+
+def _one_of(*allowed: str) -> BeforeValidator:
+    def check(value: object, info: ValidationInfo) -> object:
+        if value not in allowed:
+            raise ValueError(f"{info.field_name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+        return value
+
+    return BeforeValidator(check)
+
+
+def _header_levels(value: object, info: ValidationInfo) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | set | frozenset) or not value:
+        raise ValueError(f"header_levels must be a non-empty sequence of heading levels 1-6, or None, not {value!r}")
+    for level in value:
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 6:
+            raise ValueError(f"header_levels must hold heading levels 1-6, not {level!r}")
+    return tuple(sorted(set(value)))
+
+
+Integer = Annotated[int, BeforeValidator(_integer)]
+Boolean = Annotated[bool, BeforeValidator(_boolean)]
+Names = Annotated[tuple[str, ...], BeforeValidator(_names)]
+OptionalInteger = Annotated[int | None, BeforeValidator(_optional_integer)]
+OptionalText = Annotated[str | None, BeforeValidator(_optional_str)]
+
+
+class SplitterOptions(BaseModel):
+    """Every option of `OutlineTextSplitter`, typed and validated once (see the module)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    doc_type: Annotated[str, BeforeValidator(_doc_type)] = Field(
+        "markdown",
+        description="the format: markdown, html, text, rst, latex, a code language (python, javascript, ...), "
+        "or auto to pick it from each file's extension",
+    )
+    chunk_size: Integer = Field(512, description="the most tokens a chunk has")
+    chunk_overlap: Integer = Field(
+        0,
+        description="tokens of each neighbour recorded in start_overlap / end_overlap; from 0 to chunk_size - 1",
+    )
+    overlap_across_sections: Boolean = Field(False, description="let an overlap cross a section boundary")
+    tokenizer: Annotated[Any, BeforeValidator(_tokenizer)] = Field(
+        "cl100k_base",
+        description="a tiktoken encoding name, a tiktoken.Encoding, a Hugging Face tokenizer, a Tokenizer, "
+        "or a callable str -> int",
+    )
+    max_chunk_size: OptionalInteger = Field(
+        None,
+        description="the hard cap for nodes kept whole by never_break_within and for min_chunk_size merges "
+        "(None: chunk_size)",
+    )
+    min_chunk_size: Integer = Field(
+        0, description="a chunk with fewer tokens joins a neighbour where the join fits max_chunk_size"
+    )
+    never_break_within: Names = Field(
+        (), description="node kinds (code, table, ...; for HTML, CSS selectors) kept whole up to max_chunk_size"
+    )
+    separators: Names = Field(
+        (),
+        description="node kinds (for HTML, CSS selectors) that start a group with the siblings after them "
+        "when their parent must be broken",
+    )
+    output: OptionalText = Field(
+        None,
+        description="how a chunk's text is rendered, for formats with several modes (HTML: html or text); "
+        "None: the format's default",
+    )
+    id_prefix: OptionalText = Field(
+        None, description="the document id that goes into every chunk id, instead of the document's own"
+    )
+    content: Annotated[Literal["all", "main"], _one_of(*CONTENT)] = Field(
+        "all", description="HTML: all of the page, or main: its main content without navigation and widgets"
+    )
+    include: Names = Field((), description="HTML: CSS selectors of the elements to keep instead of what content finds")
+    exclude: Names = Field((), description="HTML: CSS selectors of the elements to leave out")
+    hierarchy: Boolean = Field(
+        False,
+        description=f"also give a parent chunk for each section too large for one chunk "
+        f"(needs chunk_size >= {MIN_PARENT_BUDGET})",
+    )
+    context_in_budget: Boolean = Field(
+        False, description="chunk_size bounds the context and the text (contextualize) instead of the text alone"
+    )
+    header_levels: Annotated[tuple[int, ...] | None, BeforeValidator(_header_levels)] = Field(
+        None, description="Markdown: the heading levels (1-6) that start a chunk"
+    )
+
+    @classmethod
+    def of(cls, **options: Any) -> SplitterOptions:
+        """The validated options; a `ValueError` naming each bad option otherwise (pydantic's
+        own error, itself a `ValueError`, with only the messages)."""
+        try:
+            return cls(**options)
+        except ValidationError as exc:
+            raise options_error(exc) from None
+
+    @model_validator(mode="after")
+    def _check_together(self) -> SplitterOptions:
+        """The checks that read more than one option, then those of the format."""
+        _at_least("chunk_size", self.chunk_size, 1)
+        if self.hierarchy and self.chunk_size < MIN_PARENT_BUDGET:
+            raise ValueError(
+                f"hierarchy=True needs chunk_size >= {MIN_PARENT_BUDGET} (a parent chunk holds a heading, "
+                f"a reference line and a continuation line), not {self.chunk_size}"
+            )
+        _at_least("chunk_overlap", self.chunk_overlap, 0, self.chunk_size - 1)
+        if self.max_chunk_size is not None:
+            _at_least("max_chunk_size", self.max_chunk_size, self.chunk_size)
+        _at_least("min_chunk_size", self.min_chunk_size, 0, self.chunk_size)
+        if self.doc_type == AUTO:
+            self._check_any_format()
+        else:
+            self.check_format(resolve_doc_type(self.doc_type))
+        return self
+
+    @property
+    def hard_cap(self) -> int:
+        """`max_chunk_size`, or `chunk_size` where it is None."""
+        return self.chunk_size if self.max_chunk_size is None else self.max_chunk_size
+
+    def check_format(self, fmt: DocFormat) -> None:
+        """`ValueError` naming the option where `fmt` cannot honour it: `header_levels`
+        outside Markdown, an output mode the format lacks, `content` / `include` /
+        `exclude` for a format that cannot choose its content, names in
+        `never_break_within` / `separators` the format cannot read (a kind its detector
+        never makes, a CSS selector that does not parse)."""
+        if self.header_levels is not None and fmt.name != "markdown":
+            raise ValueError(f"header_levels is for doc_type 'markdown' (headings that start chunks), not {fmt.name!r}")
+        self.output_for(fmt)
+        hooks = load_hooks(fmt)
+        if self.chooses_content and hooks.select is None:
+            raise ValueError(
+                f"content={self.content!r}, include and exclude are not available for doc_type {fmt.name!r} "
+                "(only for formats that can choose their content, such as html)"
+            )
+        if hooks.mark is not None:
+            if hooks.check is not None:
+                hooks.check(self._selectors())
+            return
+        kinds = load_kinds(fmt)
+        if kinds is None:
+            return
+        for name, names in (("never_break_within", self.never_break_within), ("separators", self.separators)):
+            unknown = [kind for kind in names if kind not in kinds]
+            if unknown:
+                raise ValueError(
+                    f"{name}: {', '.join(map(repr, unknown))} is not a node kind of doc_type {fmt.name!r}; "
+                    f"its kinds are {', '.join(sorted(kinds))}"
+                )
+
+    def output_for(self, fmt: DocFormat) -> str:
+        """The output mode for `fmt`; `ValueError` naming `output` if it has no such mode."""
+        if self.output is None:
+            return fmt.outputs[0]
+        if self.output not in fmt.outputs:
+            raise ValueError(
+                f"output {self.output!r} is not available for doc_type {fmt.name!r}; allowed: {', '.join(fmt.outputs)}"
+            )
+        return self.output
+
+    @property
+    def chooses_content(self) -> bool:
+        """Whether `content`, `include` or `exclude` ask for less than the whole document."""
+        return self.content != "all" or bool(self.include) or bool(self.exclude)
+
+    def _selectors(self) -> dict[str, tuple[str, ...]]:
+        return {
+            "never_break_within": self.never_break_within,
+            "separators": self.separators,
+            "include": self.include,
+            "exclude": self.exclude,
+        }
+
+    def _check_any_format(self) -> None:
+        """Under `"auto"` the format is known per file: what can be checked now is an
+        output mode no format has, and `include` / `exclude` selectors (they apply to the
+        formats that choose their content, whose checks read them)."""
+        if self.output is not None and not any(self.output in fmt.outputs for fmt in FORMATS):
+            known = sorted({output for fmt in FORMATS for output in fmt.outputs})
+            raise ValueError(f"output {self.output!r} is not a mode of any format; allowed: {', '.join(known)}")
+        for fmt in FORMATS:
+            hooks = load_hooks(fmt) if fmt.hooks else None
+            if hooks is not None and hooks.select is not None and hooks.check is not None:
+                hooks.check({"include": self.include, "exclude": self.exclude})
+
+
+def _at_least(name: str, value: int, low: int, high: int | None = None) -> None:
+    """`ValueError` naming the option unless `low <= value <= high`."""
+    if value < low or (high is not None and value > high):
+        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be an integer {allowed}, not {value!r}")
+
+
+def options_error(exc: ValidationError) -> ValueError:
+    """One `ValueError` with the message of each bad option (the checks above name it)."""
+    messages = []
+    for error in exc.errors():
+        cause = error.get("ctx", {}).get("error")
+        if isinstance(cause, Exception):
+            messages.append(str(cause))
+        elif error["type"] == "extra_forbidden":
+            messages.append(f"{error['loc'][0]!r} is not an option; the options are: {', '.join(OPTION_NAMES)}")
+        else:
+            messages.append(f"{'.'.join(map(str, error['loc']))}: {error['msg']}")
+    return ValueError("; ".join(messages))
+
+
+class SplitterKwargs(TypedDict, total=False):
+    """`SplitterOptions`' fields as keyword arguments, for `**options: Unpack[...]`
+    signatures (type checkers then check every front end's call; a test keeps the two equal)."""
+
+    doc_type: str
+    chunk_size: int
+    chunk_overlap: int
+    overlap_across_sections: bool
+    tokenizer: Any
+    max_chunk_size: int | None
+    min_chunk_size: int
+    never_break_within: Sequence[str]
+    separators: Sequence[str]
+    output: str | None
+    id_prefix: str | None
+    content: str
+    include: Sequence[str]
+    exclude: Sequence[str]
+    hierarchy: bool
+    context_in_budget: bool
+    header_levels: Sequence[int] | None
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(SplitterOptions.model_fields)
+#: The format of a text that names no file, where the options say `"auto"` (a batch's plain texts).
+DEFAULT_DOC_TYPE: str = SplitterOptions.model_fields["doc_type"].default
+
+
+def option_parameters() -> list[inspect.Parameter]:
+    """The options as keyword-only `inspect.Parameter`s with their defaults, for the
+    signatures `help()` and IDEs show of the front ends that take `**options`."""
+    return [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=field.default, annotation=field.annotation)
+        for name, field in SplitterOptions.model_fields.items()
+    ]
+
+
+def with_option_parameters(function: Any) -> None:
+    """Give `function` (which takes `**options`) a signature that lists every option in
+    place of `**options`, after its own parameters."""
+    signature = inspect.signature(function)
+    own = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    keyword = [p for p in own if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    positional = [p for p in own if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    function.__signature__ = signature.replace(parameters=[*positional, *option_parameters(), *keyword])
+
+
+def markdown_table() -> str:
+    """`docs/usage.md`'s argument table, from the fields (a test keeps the doc equal to it)."""
+    rows = ["| argument | meaning | default |", "| --- | --- | --- |"]
+    for name, field in SplitterOptions.model_fields.items():
+        rows.append(f"| `{name}` | {field.description} | `{field.default!r}` |")
+    return "\n".join(rows)
+
+
+def defaults() -> Mapping[str, Any]:
+    """Each option's default."""
+    return {name: field.default for name, field in SplitterOptions.model_fields.items()}
+
+
+if __name__ == "__main__":
+    print(markdown_table())
