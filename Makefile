@@ -8,7 +8,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: demo test lint fuzz bench bench-scale snapshots
 
-EXTRAS := dev,langchain,llama-index,ray
+EXTRAS := dev,langchain,llama-index,haystack,ray,stores
 # A download cut short (seen as a hash mismatch) fails one attempt, so up to three are made.
 PIP_INSTALL = for attempt in 1 2 3; do \
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '$(1)' && break; \

@@ -7,6 +7,7 @@ with each input's metadata kept and `partindex` / `totalparts` counted per input
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
@@ -29,6 +30,10 @@ class DocumentLike(Protocol):
 
 D = TypeVar("D", bound=DocumentLike)
 
+# The metadata keys that name a document's file, as loaders write them (LangChain's
+# `source`, LlamaIndex's `file_path` / `file_name`, a dataset's `path`), first found first.
+FILE_KEYS = ("source", "file_path", "file_name", "path")
+
 # Chunk keys that are the chunk's own even where an input's metadata has the same key:
 # an input's `id` copied onto every part would make an upsert by id keep only one.
 CHUNK_OWN_KEYS = ("id",)
@@ -43,6 +48,15 @@ def check_document(document: object) -> None:
             "a document must have `page_content` (a str) and `metadata` (a dict), as LangChain's Document has; "
             f"got {type(document).__name__}"
         )
+
+
+def file_name_of(metadata: Mapping[str, Any]) -> str | None:
+    """The file a document's metadata names (see `FILE_KEYS`), or None."""
+    for key in FILE_KEYS:
+        value = metadata.get(key)
+        if isinstance(value, str | os.PathLike) and os.fspath(value):
+            return str(os.fspath(value))
+    return None
 
 
 def check_chunk_header(chunk_header: object) -> str:

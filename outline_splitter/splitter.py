@@ -6,7 +6,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Unpack
 
-from outline_splitter.documents import D, Document, check_chunk_header, check_document, documents_of, parts_of
+from outline_splitter.documents import (
+    D,
+    Document,
+    DocumentLike,
+    check_chunk_header,
+    check_document,
+    documents_of,
+    file_name_of,
+    parts_of,
+)
 from outline_splitter.gc_pause import paused_gc
 from outline_splitter.hierarchy import build_hierarchy
 from outline_splitter.models import OutlineNode, TextChunk
@@ -105,13 +114,33 @@ class OutlineTextSplitter:
 
     # -- pass two -------------------------------------------------------------------
 
-    def split(self, text: str, *, document_id: str = "") -> list[TextChunk]:
-        """Chunks of `text`, in order (`[]` for empty or blank text). `document_id` (a path,
-        a URL) goes into every chunk id, so equal texts of two documents get two ids;
-        `id_prefix` overrides it."""
+    def split(
+        self, text: str, *, document_id: str = "", file_name: str | None = None, overlap_in_text: bool = False
+    ) -> list[TextChunk]:
+        """Chunks of `text`, in order (`[]` for empty or blank text).
+
+        `document_id` (a path, a URL) goes into every chunk id, so equal texts of two
+        documents get two ids; `id_prefix` overrides it. `file_name` (a name or path)
+        gives the format by its extension where `doc_type` is `"auto"`.
+
+        `overlap_in_text`: with `chunk_overlap`, each chunk's text is the source slice
+        from the start of its start overlap to the end of its end overlap (as LangChain's
+        and LlamaIndex's splitters give them), `start_pos` / `end_pos` that slice's, and
+        `chunk_size` bounds the whole text; `metadata["own_start"]` / `["own_end"]` say
+        where the chunk's own part lies (what the chunk is without it: ids are the own
+        part's). In HTML text mode the overlaps join the text with line breaks and the
+        offsets stay the own part's. Chunks then overlap, so this is for the front ends
+        that embed chunk texts; the default keeps overlaps beside the text."""
         if not isinstance(document_id, str):
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
-        return self._split_fitting(text, self._require_format(), "", document_id)
+        fmt = self._format or self._format_of_file(file_name)
+        return self._split_fitting(text, fmt, "", document_id, overlap_in_text)
+
+    def _format_of_file(self, file_name: str | None) -> DocFormat:
+        """The format of `file_name` under `"auto"` (`ValueError` naming `doc_type` without one)."""
+        if file_name is None:
+            return self._require_format()
+        return resolve_doc_type(doc_type_for_path(file_name))
 
     def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
@@ -145,13 +174,16 @@ class OutlineTextSplitter:
         input lacks (the chunk's `id` always: ids are per chunk) and `partindex`
         (0-based) / `totalparts`, counted per input document. `chunk_header` is put
         before every chunk's text and counted in `chunk_size`. A document's id (for the
-        chunk ids) is `id_prefix`, else its `metadata["source"]`."""
+        chunk ids) is `id_prefix`, else the file its metadata names (`source`, `file_path`,
+        ...: `documents.FILE_KEYS`), whose extension also gives its format under `"auto"`."""
         header = check_chunk_header(chunk_header)
         out: list[D] = []
         for document in documents:
             check_document(document)
-            document_id = self.options.id_prefix or str(document.metadata.get("source", ""))
-            chunks = self._split_fitting(document.page_content, self._require_format(), header, document_id)
+            file_name = file_name_of(document.metadata)
+            document_id = self.options.id_prefix or file_name or ""
+            fmt = self._format or self._format_of_file(file_name)
+            chunks = self._split_fitting(document.page_content, fmt, header, document_id)
             out.extend(parts_of(document, [(header + chunk.text, chunk.metadata) for chunk in chunks]))
         return out
 
@@ -161,37 +193,44 @@ class OutlineTextSplitter:
         """`split_documents` of `Document`s made from `texts` and `metadatas`."""
         return self.split_documents(documents_of(texts, metadatas), chunk_header=chunk_header)
 
-    def contextualize(self, chunk: TextChunk) -> str:
-        """The text to embed for `chunk`: its `metadata["context"]` (heading path, a
-        broken table's header row, a broken definition's signature), a line break, then
-        its `text`; just `text` where it has no context."""
+    def contextualize(self, chunk: TextChunk | DocumentLike) -> str:
+        """The text to embed for `chunk` (a `TextChunk`, or a document of one, such as a
+        LangChain `Document` from `split_documents`): its `metadata["context"]` (heading
+        path, a broken table's header row, a broken definition's signature), a line
+        break, then its text; just the text where it has no context."""
+        text = chunk.text if isinstance(chunk, TextChunk) else chunk.page_content
         context = chunk.metadata.get("context")
-        return f"{context}\n{chunk.text}" if context else chunk.text
+        return f"{context}\n{text}" if context else text
 
-    def _split_fitting(self, text: str, fmt: DocFormat, header: str, document_id: str) -> list[TextChunk]:
+    def _split_fitting(
+        self, text: str, fmt: DocFormat, header: str, document_id: str, overlap_in_text: bool = False
+    ) -> list[TextChunk]:
         """Chunks whose text, with `header` before it (and, with `context_in_budget`,
-        contextualized), fits `chunk_size`: that many tokens are taken off the budget,
-        raised by what the longest one still passes it by until every chunk fits."""
-        if not header and not self.options.context_in_budget:
+        contextualized; with `overlap_in_text`, with its overlaps), fits `chunk_size`:
+        that many tokens are taken off the budget, raised by what the longest one still
+        passes it by until every chunk fits."""
+        framed = overlap_in_text and self.options.chunk_overlap > 0
+        if not header and not self.options.context_in_budget and not framed:
             return self._split(text, fmt, document_id)
-        reserve = self.tokenizer.count(header) if header else 0
+        reserve = (self.tokenizer.count(header) if header else 0) + (2 * self.options.chunk_overlap if framed else 0)
         while True:
             if reserve >= self.options.chunk_size:
                 what = "context_in_budget" if self.options.context_in_budget else "chunk_header"
+                what = "chunk_overlap" if framed and not header else what
                 raise ValueError(
-                    f"{what}: the chunk header or context takes {reserve} tokens, which leaves no room "
+                    f"{what}: the chunk header, context or overlaps take {reserve} tokens, which leaves no room "
                     f"under chunk_size={self.options.chunk_size}"
                 )
-            chunks = self._split(text, fmt, document_id, reserve)
+            own = self._split(text, fmt, document_id, reserve)
+            chunks = self._frame(text, own, fmt) if framed else own
             if self.options.context_in_budget:
-                for chunk in chunks:
-                    self._cap_context(chunk)
+                chunks = [self._cap_context(chunk) for chunk in chunks]
             # a chunk kept whole past the budget (never_break_within) may pass it by as much
             over = max(
                 (
                     self.tokenizer.count(header + (self.contextualize(c) if self.options.context_in_budget else c.text))
-                    - max(self.options.chunk_size, c.token_count + reserve)
-                    for c in chunks
+                    - max(self.options.chunk_size, o.token_count + reserve)
+                    for c, o in zip(chunks, own, strict=True)
                 ),
                 default=0,
             )
@@ -199,13 +238,40 @@ class OutlineTextSplitter:
                 return chunks
             reserve += over
 
-    def _cap_context(self, chunk: TextChunk) -> None:
-        """Cut `chunk`'s context to a quarter of `chunk_size` tokens (a long heading path
-        or an HTML header row full of markup would leave the text no room), at a character."""
+    def _frame(self, text: str, chunks: list[TextChunk], fmt: DocFormat) -> list[TextChunk]:
+        """`chunks` with their overlaps in their text (see `split`'s `overlap_in_text`):
+        the source slice from the start overlap's start to the end overlap's end, where
+        nothing but white space lies between a chunk and its neighbours (not so where
+        `content` or `exclude` left something out between them: the parts are joined by
+        a line break there, as in HTML text mode)."""
+        leaves = [chunk for chunk in chunks if chunk.metadata.get("role") != "parent"]
+        source_mode = self.options.output_for(fmt) != "text"
+        framed: dict[int, TextChunk] = {}
+        for number, chunk in enumerate(leaves):
+            before = leaves[number - 1] if number and chunk.start_overlap else None
+            after = leaves[number + 1] if number + 1 < len(leaves) and chunk.end_overlap else None
+            start, end = chunk.start_pos, chunk.end_pos
+            gaps = [text[before.end_pos : start]] if before is not None else []
+            gaps += [text[end : after.start_pos]] if after is not None else []
+            sliced = source_mode and not any(gap.strip() for gap in gaps)
+            if sliced:
+                start = before.end_pos - len(chunk.start_overlap) if before is not None else start
+                end = after.start_pos + len(chunk.end_overlap) if after is not None else end
+                body = text[start:end]
+            else:
+                body = "\n".join(part for part in (chunk.start_overlap, chunk.text, chunk.end_overlap) if part)
+            metadata = {**chunk.metadata, "own_start": chunk.start_pos, "own_end": chunk.end_pos}
+            update = {"text": body, "start_pos": start, "end_pos": end, "metadata": metadata}
+            framed[id(chunk)] = chunk.model_copy(update={**update, "token_count": self.tokenizer.count(body)})
+        return [framed.get(id(chunk), chunk) for chunk in chunks]
+
+    def _cap_context(self, chunk: TextChunk) -> TextChunk:
+        """`chunk` with its context cut to a quarter of `chunk_size` tokens (a long heading
+        path or an HTML header row full of markup would leave the text no room), at a character."""
         context = chunk.metadata.get("context")
         limit = self.options.chunk_size // 4
         if not context or self.tokenizer.count(context) <= limit:
-            return
+            return chunk
         low, high = 0, len(context)  # the longest prefix within the limit, by bisection
         while low < high:
             middle = (low + high + 1) // 2
@@ -213,7 +279,8 @@ class OutlineTextSplitter:
                 low = middle
             else:
                 high = middle - 1
-        chunk.metadata["context"] = context[:low] + "..." if low else ""
+        capped = context[:low] + "..." if low else ""
+        return chunk.model_copy(update={"metadata": {**chunk.metadata, "context": capped}})
 
     def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
         make_view = load_hooks(fmt).view

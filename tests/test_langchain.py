@@ -13,6 +13,7 @@ from langchain_core.documents import BaseDocumentTransformer, Document
 from langchain_text_splitters import TextSplitter
 
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.integrations.framework import flat_metadata
 from outline_splitter.integrations.langchain import HTMLTextSplitter, OutlineSplitter
 from tests.conftest import corpus_files
 
@@ -72,15 +73,21 @@ def test_transform_documents_and_its_async_variant_match_split_documents(corpus:
 
 
 def test_chunk_metadata_is_merged_into_each_document() -> None:
+    """The chunk's metadata over the input's, in the flat form stores take (issue 40); the
+    document's source is in the chunk ids, and each Document's id is its chunk's."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    core = OutlineTextSplitter(chunk_size=64).split(text)
+    core = OutlineTextSplitter(chunk_size=64).split(text, document_id="README.md")
     documents = OutlineSplitter(chunk_size=64).create_documents([text], [{"source": "README.md", "title": "mine"}])
     assert [document.page_content for document in documents] == [chunk.text for chunk in core]
     for document, chunk in zip(documents, core, strict=True):
         # the chunk's keys win over the input's (its title is the section's)
-        assert document.metadata == {"source": "README.md", **chunk.metadata, "token_count": chunk.token_count}
-        assert {"heading_path", "section_id", "id", "parent_id"} <= document.metadata.keys()
+        flat = flat_metadata(chunk.metadata)
+        assert document.metadata == {"source": "README.md", **flat, "token_count": chunk.token_count}
+        assert {"heading_path", "heading", "section_id", "id"} <= document.metadata.keys()
+        assert document.id == chunk.metadata["id"]
     assert "start_index" not in documents[0].metadata
+    nested = OutlineSplitter(chunk_size=64, nested_metadata=True).create_documents([text], [{"source": "README.md"}])
+    assert [document.metadata["heading_paths"] for document in nested] == [c.metadata["heading_paths"] for c in core]
 
 
 def test_input_metadata_is_copied_not_shared() -> None:

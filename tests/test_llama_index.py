@@ -69,8 +69,9 @@ def test_is_a_node_parser_and_bookkeeping_is_not_embedded() -> None:
     (first, *_) = parser.get_nodes_from_documents([document])
     assert first.metadata["author"] == "x" and first.metadata["heading_path"] == ["Intro"]
     embedded = first.get_content(metadata_mode=MetadataMode.EMBED)
-    assert "heading_path" in embedded and "author" in embedded
-    for key in ("id", "section_id", "parent_id", "kinds", "index", "token_count", "chunk_number"):
+    # the location once, as the context (issue 40: heading_path, title and context repeated it)
+    assert "author" in embedded and embedded.count("Intro") == 2 and "context: Intro" in embedded
+    for key in ("id", "section_id", "kinds", "index", "token_count", "chunk_number", "heading_path", "title"):
         assert key in first.excluded_embed_metadata_keys and key in first.excluded_llm_metadata_keys
         assert f"{key}:" not in embedded
     assert first.source_node is not None and first.source_node.node_id == document.doc_id

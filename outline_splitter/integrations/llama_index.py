@@ -1,22 +1,27 @@
 """LlamaIndex front end (the `llama-index` extra: `pip install 'outline-splitter[llama-index]'`).
 
 `OutlineNodeParser` is a real `llama_index.core.node_parser.NodeParser`: it splits each
-document with `OutlineTextSplitter` into `TextNode`s whose ids are the chunk ids
-(`metadata["id"]`, stable across runs), whose `start_char_idx`/`end_char_idx` are the
-chunks' own offsets into the document text (LlamaIndex's parsers find them with
-`str.find`, which picks the first copy of repeated text), with `SOURCE`, `PREVIOUS`/`NEXT`
-(between leaf chunks) and, for `hierarchy=True` chunks, `PARENT`/`CHILD` relationships,
-which is what LlamaIndex's `AutoMergingRetriever` follows.
+document with `OutlineTextSplitter` into `TextNode`s, as a LlamaIndex user expects
+(`outline_splitter.integrations.framework`): node ids are the chunk ids, which hold the
+document's id (`ref_doc_id`; `SimpleDirectoryReader(filename_as_id=True)` makes it the
+file's, so ids are stable across runs), so a docstore keeps every node of every file;
+`chunk_overlap` is part of the node text within `chunk_size`; `doc_type="auto"` reads each
+document's format off its `file_path` / `file_name`; metadata is flat, and the embed and
+LLM texts show the chunk's context once. `start_char_idx`/`end_char_idx` are the exact
+offsets of the node text in the document (LlamaIndex's parsers find them with `str.find`,
+which picks the first copy of repeated text). `SOURCE`, `PREVIOUS`/`NEXT` (between leaf
+chunks) and, for `hierarchy=True` chunks, `PARENT`/`CHILD` relationships are set, which
+is what LlamaIndex's `AutoMergingRetriever` follows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 try:
-    from llama_index.core.bridge.pydantic import ConfigDict, PrivateAttr, ValidationError
+    from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr, ValidationError
     from llama_index.core.node_parser import NodeParser
     from llama_index.core.schema import BaseNode, Document, NodeRelationship, RelatedNodeInfo, TextNode
 except ImportError as exc:
@@ -24,13 +29,14 @@ except ImportError as exc:
         "outline_splitter.integrations.llama_index needs LlamaIndex: pip install 'outline-splitter[llama-index]'"
     ) from exc
 
+from outline_splitter.integrations.framework import FrameworkSplitter, OnError
 from outline_splitter.models import TextChunk
-from outline_splitter.options import OPTION_NAMES, SplitterOptions, options_error
+from outline_splitter.options import OPTION_NAMES, SplitterKwargs, SplitterOptions, options_error
 from outline_splitter.splitter import OutlineTextSplitter
 
-#: Chunk metadata worth embedding and showing to the LLM: where the chunk is. The other
-#: keys (ids, indices, kinds, roles, counts) are bookkeeping and only add noise.
-CONTEXT_KEYS = frozenset({"heading_path", "title", "symbol_path", "context", "source"})
+#: Chunk metadata worth embedding and showing to the LLM: where the chunk is, once (the
+#: context holds the heading path or symbol; the other keys are bookkeeping and noise).
+CONTEXT_KEYS = frozenset({"context"})
 
 
 class OutlineNodeParser(NodeParser, SplitterOptions):
@@ -46,7 +52,10 @@ class OutlineNodeParser(NodeParser, SplitterOptions):
     # NodeParser's own settings are mutable; the options are checked once, when it is built
     model_config = ConfigDict(frozen=False, extra="forbid", arbitrary_types_allowed=True)
 
-    _splitter: OutlineTextSplitter = PrivateAttr()
+    nested_metadata: bool = Field(default=False, description="Chunk metadata as TextChunk has it, not flat.")
+    on_error: OnError = Field(default="raise", description="skip: leave out (and log) a document that cannot be split.")
+
+    _framework: FrameworkSplitter = PrivateAttr()
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -56,7 +65,17 @@ class OutlineNodeParser(NodeParser, SplitterOptions):
 
     def model_post_init(self, context: Any, /) -> None:
         """Build the splitter once from the options."""
-        self._splitter = OutlineTextSplitter(**{name: getattr(self, name) for name in OPTION_NAMES})
+        options = cast("SplitterKwargs", {name: getattr(self, name) for name in OPTION_NAMES})
+        self._framework = FrameworkSplitter(options, self.nested_metadata, self.on_error)
+
+    @property
+    def _splitter(self) -> OutlineTextSplitter:
+        return self._framework.splitter
+
+    @property
+    def failures(self) -> list[tuple[str, str]]:
+        """The documents skipped with `on_error="skip"`: (file or id, error message)."""
+        return self._framework.failures
 
     @classmethod
     def class_name(cls) -> str:
@@ -66,7 +85,8 @@ class OutlineNodeParser(NodeParser, SplitterOptions):
         parsed: list[BaseNode] = []
         for node in nodes:
             text = node.get_content()
-            parsed.extend(chunks_to_nodes(self._splitter.split(text), node, self.include_metadata))
+            chunks = self._framework.chunks(text, node.metadata, node.ref_doc_id or node.node_id)
+            parsed.extend(chunks_to_nodes(chunks, node, self.include_metadata))
         return parsed
 
     def _postprocess_parsed_nodes(self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]) -> list[BaseNode]:
