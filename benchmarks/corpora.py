@@ -13,6 +13,8 @@ SHARED_CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpor
 # The shared corpora: folder name -> doc type.
 SHARED_FOLDERS: dict[str, str] = {"markdown": "markdown", "html-spec": "html", "html-web": "html"}
 STDLIB_CORPUS = "stdlib"
+PLAIN_TEXT_CORPUS = "plain-text"
+PLAIN_TEXT_PAGES = "html-web-expected"  # (whose readable text stands in: see benchmarks/plain_text.py)
 
 # Extensions per doc type for formats not (yet) in the registry, so a folder of them can
 # still be benchmarked against the peers.
@@ -70,11 +72,31 @@ def stdlib_corpus() -> Corpus:
     return Corpus(STDLIB_CORPUS, "python", read_documents(paths))
 
 
+def plain_text_corpus(shared: Path = SHARED_CORPORA) -> Corpus | None:
+    """Plain text, split as `text`: `benchmarks.plain_text`'s stand-in corpus (the
+    readable text of the pages of html-web-expected, in each of its `FORMS`, as
+    `python -m benchmarks.text_speed` splits it); None where those pages are missing."""
+    from benchmarks.plain_text import FORMS, plain_texts
+
+    folder = shared / PLAIN_TEXT_PAGES
+    pages = sorted(folder.glob("*.html"))
+    if not pages:
+        return None
+    documents = [
+        Document(page.with_name(f"{page.stem} ({form}).txt"), text)
+        for form in FORMS
+        for page, text in zip(pages, plain_texts(form, folder), strict=True)
+    ]
+    return Corpus(PLAIN_TEXT_CORPUS, "text", tuple(documents))
+
+
 def default_corpora(shared: Path = SHARED_CORPORA) -> list[Corpus]:
-    """The shared corpora that are present, then the standard library."""
+    """The shared corpora that are present, the plain-text corpus made of one of them,
+    then the standard library."""
     corpora = [
         folder_corpus(shared / folder, doc_type, folder)
         for folder, doc_type in SHARED_FOLDERS.items()
         if (shared / folder).is_dir()
     ]
-    return [*corpora, stdlib_corpus()]
+    plain = plain_text_corpus(shared)
+    return [*corpora, *([plain] if plain is not None else []), stdlib_corpus()]

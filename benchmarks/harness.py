@@ -5,6 +5,9 @@ corpus and writes `benchmarks/results/latest.json`, `latest.md`, `latest.png` an
 `docs/benchmarks.md`. Each splitter is timed once per budget over the whole corpus (a
 corpus is megabytes, so one pass is far above timer noise), and at the largest budget
 run once more under `tracemalloc` on the corpus's largest document for the peak memory.
+The corpora (`benchmarks/corpora.py`): ../shared/corpora's Markdown, HTML spec and web
+pages, plain text (the readable text of its html-web-expected pages, as
+`benchmarks/plain_text.py` makes it, split as `text`) and 40 stdlib modules.
 
 Each run happens in a forked child of the harness (same interpreter, same loaded
 modules), so that a splitter that takes minutes on one document (some do, on long web

@@ -29,9 +29,9 @@ _ENDS_SENTENCE = re.compile(r"""[.!?…。！？।॥؟۔](?:["'”’»)\]」�
 _SENTENCE_END = re.compile(r"""[.!?…。！？।॥؟۔](?:["'”’»)\]」』》】）]|\[[^\[\]]{1,24}\])*(?:\s|(?<=[。！？]))""")
 
 
-def plain_texts(form: str) -> list[str]:
-    """The corpus in one of `FORMS`."""
-    texts = [extract_text(path.read_text(encoding="utf-8")) for path in sorted(PAGES.glob("*.html"))]
+def plain_texts(form: str, pages: Path = PAGES) -> list[str]:
+    """The corpus in one of `FORMS` (the pages of `pages`, sorted by name)."""
+    texts = [extract_text(path.read_text(encoding="utf-8")) for path in sorted(pages.glob("*.html"))]
     texts = [" ".join(t.split()) if form.startswith("flat") else t.replace("\n", "\n\n") for t in texts]
     return [t.lower() for t in texts] if form.endswith("lower case") else texts
 

@@ -45,13 +45,17 @@ from outline_splitter.nodes import (
     Label,
     Node,
     Trait,
-    apply_traits,
     leads_in,
-    mark_lead_ins,
+    with_lead_in,
 )
 
 # How the packer treats each kind this detector makes.
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
+
+# Each node gets its kind's traits as it is made (no walk of the outline after it to
+# apply them), and a paragraph that ends with a colon `LEADS` too (`with_lead_in`).
+_SECTION_TRAITS = TRAITS[SECTION]
+_HEADING_TRAITS = TRAITS[HEADING]
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
@@ -128,9 +132,10 @@ def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
         to_end = end >= last_line
         window = text[starts[first] :] if to_end else text[starts[first] : starts[end]]
         tokens = _parser(front_matter=first == 0).parse(window)
-        for token in tokens:
-            if token.map is not None:
-                token.map = [token.map[0] + first, token.map[1] + first]
+        if first:  # (the first window's line maps are the document's: no new list per token)
+            for token in tokens:
+                if token.map is not None:
+                    token.map = [token.map[0] + first, token.map[1] + first]
         restart = None if to_end else _restart(tokens, first)
         if first == 0 and text.startswith("---") and not (tokens and tokens[0].type == "front_matter"):
             restart = None  # front matter may close further on: until then it reads as a rule
@@ -237,9 +242,10 @@ def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[
             i += 1
             continue
         first, last = token.map
-        lines = tokens[i + 1].content.split("\n")
+        content = tokens[i + 1].content
         underline = None
-        if "=" in tokens[i + 1].content:  # (most paragraphs have none: no line to match)
+        if "=" in content:  # (most paragraphs have none: no line to match, no lines made)
+            lines = content.split("\n")
             underline = next((k for k in range(1, len(lines)) if _EQUALS_UNDERLINE.fullmatch(lines[k])), None)
         if underline is not None:
             out.extend(_heading_tokens(token, "h1", first, first + underline + 1, lines[:underline]))
@@ -262,7 +268,7 @@ def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[
                 text, starts[last], starts[min(last + 1, len(starts) - 1)]
             )
         ):
-            out.extend(_heading_tokens(token, "h2", first, last + 1, lines))
+            out.extend(_heading_tokens(token, "h2", first, last + 1, content.split("\n")))
             i += 4
             continue
         out.extend(tokens[i : i + 3])
@@ -312,6 +318,7 @@ def detect_markdown(text: str) -> Node:
     slugs: dict[str, int] = {}
     # for each open block token, the innermost open block with a node (None: none yet)
     parents: list[Node | None] = []
+    tables: list[Node] = []
     for token, following in _with_next(_token_windows(text, starts)):
         if token.nesting == -1:
             closed = parents.pop()
@@ -334,10 +341,10 @@ def detect_markdown(text: str) -> Node:
             while sections[-1][0] >= level:
                 sections.pop()[1].end = start
             label.id = _unique_slug(label.title or "", slugs)
-            section = Node(SECTION, start, len(text), label=label)
+            section = Node(SECTION, start, len(text), traits=_SECTION_TRAITS, label=label)
             sections[-1][1].children.append(section)
             sections.append((level, section))
-            heading = Node(HEADING, start, end, label=label)
+            heading = Node(HEADING, start, end, traits=_HEADING_TRAITS, label=label)
             section.children.append(heading)
             if html is None:  # an HTML block has no closing token
                 parents.append(heading)
@@ -361,7 +368,13 @@ def detect_markdown(text: str) -> Node:
             holder.expand = _own_paragraph  # built when asked (see _ListItem)
             parents.append(holder)
             continue
-        node = (_ListItem if kind == LIST_ITEM else Node)(kind, start, end, NO_CHILDREN, _block_meta(token))
+        traits = TRAITS.get(kind, Trait.NONE)
+        if kind == PARAGRAPH:  # (a leaf: inline tokens make no nodes)
+            traits = with_lead_in(traits, text, start, end)
+        make = _ListItem if kind == LIST_ITEM else Node
+        node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
+        if kind == TABLE:
+            tables.append(node)
         if token.type == "heading_open":
             node.label = _heading_label(token, following)
         if holder.children:
@@ -370,11 +383,11 @@ def detect_markdown(text: str) -> Node:
             holder.children = [node]
         if token.nesting == 1:
             parents.append(node)
-    for table in (n for n in root.walk() if n.kind == TABLE):
+    for table in tables:
         _join_header_delimiter(table)
         if table.children:  # a GFM table's first row is its header row
             table.children[0].traits |= Trait.CONTEXT
-    return mark_lead_ins(apply_traits(root, TRAITS), text)
+    return root
 
 
 def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:

@@ -115,6 +115,15 @@ def leads_in(text: str, start: int, end: int) -> bool:
     return _LEAD_IN_END.search(text, max(start, end - _LEAD_IN_WINDOW), end) is not None
 
 
+def with_lead_in(traits: Trait, text: str, start: int, end: int) -> Trait:
+    """`traits` of a leaf `[start, end)` of `text` with `LEADS` added where they hold
+    `PROSE` and its text introduces what follows (what `mark_lead_ins` adds), for a
+    detector that gives a node its traits as it makes it."""
+    if traits & Trait.PROSE and leads_in(text, start, end):
+        return traits | Trait.LEADS
+    return traits
+
+
 def mark_lead_ins(root: Node, text: str) -> Node:
     """Add `LEADS` to each `PROSE` leaf of the subtree built so far whose text ends with a
     colon ("...the following steps are taken:"), so it stays with what it introduces;

@@ -69,3 +69,20 @@ def test_no_run_starts_after_the_deadline():
     rows = run_corpus(corpus, [OUTLINE_PEER], [32, 64], memory=False, echo=lambda _: None, deadline=0.0)
     assert [(row.budget, row.status) for row in rows] == [(64, "skipped")]
     assert "time budget" in rows[0].reason
+
+
+def test_the_default_corpora_have_plain_text_split_as_text(tmp_path):
+    from benchmarks.corpora import PLAIN_TEXT_CORPUS, PLAIN_TEXT_PAGES, default_corpora
+    from benchmarks.plain_text import FORMS
+
+    pages = tmp_path / PLAIN_TEXT_PAGES
+    pages.mkdir()
+    (pages / "b.html").write_text("<p>Second page.</p>", encoding="utf-8")
+    (pages / "a.html").write_text("<h1>Title</h1><p>One. Two.</p><p>Three.</p>", encoding="utf-8")
+    corpora = {corpus.name: corpus for corpus in default_corpora(tmp_path)}
+    plain = corpora[PLAIN_TEXT_CORPUS]
+    assert plain.doc_type == "text" and len(plain.documents) == 2 * len(FORMS)
+    texts = [document.text for document in plain.documents]
+    assert texts[0] == "Title\n\nOne. Two.\n\nThree." and texts[1] == "Second page."
+    assert texts[len(FORMS) * 2 - 1] == "second page." and "\n" not in texts[3]
+    assert PLAIN_TEXT_CORPUS not in {corpus.name for corpus in default_corpora(tmp_path / "none")}

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import outline_splitter.detectors.code as code
 import outline_splitter.detectors.code.offsets as offsets
+import outline_splitter.detectors.code.outline as outline
 from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import pages
 from outline_splitter.nodes import Node
@@ -118,3 +119,18 @@ def test_a_long_file_has_its_bytes_in_a_map_of_their_own_equal_to_its_encode(tex
         source = offsets.encode_source(text)
     assert source[:] == text.encode("utf-8", "replace")
     assert len(text) < block or source.find(b"\n") == text.encode("utf-8", "replace").find(b"\n")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab \n\r\té日😀\ud800")), max_size=300), st.integers(1, 64), st.booleans())
+def test_the_line_end_table_holds_every_newline_of_the_source(text, block, mapped):
+    # blocks of a few bytes here (64 KiB in use), so lines run across them; a long
+    # file's source is a memory map, a short one's bytes
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outline, "_LINE_END_BLOCK", block)
+        patch.setattr(pages, "OWN_PAGES", 1 if mapped else 1 << 30)
+        source = offsets.encode_source(text)
+        ends = outline._line_ends(source)
+    data = text.encode("utf-8", "replace")
+    assert ends.tolist() == [at for at, byte in enumerate(data) if byte == ord("\n")]
+    assert ends.itemsize == 4

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from outline_splitter.detectors import markdown
 from outline_splitter.detectors.markdown import detect_markdown
-from outline_splitter.nodes import Node, check_outline
+from outline_splitter.nodes import Node, Trait, apply_traits, check_outline, mark_lead_ins
 from tests.conftest import corpus_files
 from tests.strategies import markdown_document
 
@@ -344,3 +344,29 @@ def test_deferred_list_item_paragraphs_leave_every_chunk_as_it_was(bodies, chunk
         patch.setattr(markdown, "leads_in", lambda *args: True)
         eager = [chunk.model_dump() for chunk in splitter.split(text)]
     assert [chunk.model_dump() for chunk in splitter.split(text)] == eager, text
+
+
+def _traits_by_walks(root: Node, text: str) -> list[Trait]:
+    """The traits of `root`'s nodes as the table and lead-in walks give them (the
+    detector gives each node its own as it makes it), a header row's `CONTEXT` kept."""
+    nodes = root.walk()
+    for node in nodes:
+        node.traits &= Trait.CONTEXT
+    mark_lead_ins(apply_traits(root, markdown.TRAITS), text)
+    return [node.traits for node in nodes]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(markdown_document(), st.text(alphabet="ab:#-=>|` \n", max_size=120)))
+def test_each_node_gets_the_traits_of_its_kind_and_lead_in_as_it_is_made(text):
+    root = detect_markdown(text)
+    made = [node.traits for node in root.walk()]
+    assert made == _traits_by_walks(root, text), text
+
+
+def test_each_corpus_node_gets_the_traits_of_its_kind_and_lead_in_as_it_is_made():
+    for path in corpus_files("markdown", "*.md"):
+        text = path.read_text(encoding="utf-8")
+        root = detect_markdown(text)
+        made = [node.traits for node in root.walk()]
+        assert made == _traits_by_walks(root, text), path.name

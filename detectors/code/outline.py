@@ -69,7 +69,7 @@ _LEADING = (COMMENT, DECORATOR)
 
 # A node spanning fewer lines gets no children: cutting it at line ends is as good.
 MIN_SPLIT_LINES = 4
-_LINE_END = re.compile(rb"\n")
+_NEWLINE = ord("\n")
 _LINE_END_BLOCK = 1 << 16
 # How deep to look for the body of a definition that has no `body` field (Go's
 # type_declaration > type_spec > struct_type > field_declaration_list).
@@ -161,6 +161,21 @@ class _Item:
     @end_row.setter
     def end_row(self, row: int) -> None:
         self._end_row = row
+
+
+def _line_ends(data: Source) -> array[int]:
+    """The offsets of the line ends (`\\n`) of `data`, ascending, in 4-byte ints where they
+    fit. Found by numpy a block at a time: a match object per line took 14 ms for the 40
+    stdlib modules of the benchmarks, this 1 ms (and no temporary as long as the file)."""
+    import numpy as np  # (a detector's import loads no numpy: see tests/test_packaging.py)
+
+    wide = len(data) >= 2**31
+    line_ends = array("q" if wide else "i")
+    dtype = np.int64 if wide else np.int32
+    for at in range(0, len(data), _LINE_END_BLOCK):
+        block = np.frombuffer(data, np.uint8, min(_LINE_END_BLOCK, len(data) - at), at)
+        line_ends.frombytes((np.flatnonzero(block == _NEWLINE) + at).astype(dtype).tobytes())
+    return line_ends
 
 
 def _last_row(node: SyntaxNode) -> int:
@@ -449,10 +464,7 @@ class CodeOutline:
         of 480,000 one-line functions, alive beside its whole outline."""
         line_ends = self.line_ends
         if line_ends is None:
-            data = self.data
-            line_ends = self.line_ends = array("i" if len(data) < 2**31 else "q")
-            for at in range(0, len(data), _LINE_END_BLOCK):  # (a list a block: faster than a generator)
-                line_ends.extend([match.start() for match in _LINE_END.finditer(data, at, at + _LINE_END_BLOCK)])
+            line_ends = self.line_ends = _line_ends(self.data)
         last = bisect_left(line_ends, start) + MIN_SPLIT_LINES - 2
         return last < len(line_ends) and line_ends[last] < end
 
