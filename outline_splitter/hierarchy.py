@@ -85,6 +85,69 @@ def _walk_sections(root: Node) -> list[tuple[Node, int, str | None]]:
     return out
 
 
+def broken_sections(root: Node, leaves: Sequence[TextChunk]) -> list[_Section]:
+    """The broken sections, in document order, linked to their broken parent."""
+    starts = [leaf.start_pos for leaf in leaves]
+    ends = [leaf.end_pos for leaf in leaves]
+    found: list[_Section | None] = []
+    broken: list[_Section] = []
+    used: dict[str, int] = {}
+    for node, above, path in _walk_sections(root):
+        # the leaves that hold part of it: ends after its start, starts before its end
+        first = bisect_right(ends, node.start)
+        last = bisect_left(starts, node.end)
+        parent = found[above] if above >= 0 else None
+        if parent is not None and not parent.sid:  # not broken: it knows the broken one above
+            parent = parent.parent
+        if last - first < 2:
+            found.append(_Section(node, parent, "", "", 0))  # fits one chunk: no parent
+            continue
+        title = node.label.title if node.label is not None and node.label.title else ""
+        sid = path if path is not None and path not in used else None
+        if sid is None:  # a section without an id of its own: its title under its parent's id
+            base = (parent.sid + "/") if parent is not None else ""
+            sid = base + (_SLUG_DROP.sub("", title.lower()).strip().replace(" ", "-") or "section")
+        ordinal = used.get(sid, 0)
+        used[sid] = ordinal + 1
+        if ordinal:
+            sid = f"{sid}-{ordinal}"
+        section = _Section(node, parent, sid, title, 0 if parent is None else parent.depth + 1)
+        found.append(section)
+        broken.append(section)
+        if parent is not None:
+            parent.children.append(section)
+    return broken
+
+
+def assign_leaves(broken: list[_Section], leaves: Sequence[TextChunk]) -> list[_Section | None]:
+    """Each leaf's owner: the innermost broken section holding its start, or the
+    broken section that starts inside it. A broken section begins a chunk, which only
+    headings before it may join (they lead into it), so such a leaf is that section's
+    beginning with its parents' headings."""
+    owners: list[_Section | None] = [None] * len(leaves)
+    starts = [leaf.start_pos for leaf in leaves]
+    for section in broken:  # outer sections come first, inner ones overwrite
+        first = bisect_left(starts, section.node.start)
+        last = bisect_left(starts, section.node.end)
+        for i in range(first, last):
+            owners[i] = section
+    top = [section for section in broken if section.parent is None]
+    kid_starts: dict[int, list[int]] = {}
+    for i, leaf in enumerate(leaves):
+        while True:
+            owner = owners[i]
+            kids = owner.children if owner is not None else top
+            at = kid_starts.setdefault(id(kids), [kid.node.start for kid in kids])
+            k = bisect_right(at, leaf.start_pos)
+            if k == len(kids) or at[k] >= leaf.end_pos:
+                break
+            owners[i] = kids[k]
+    for i, owner in enumerate(owners):
+        if owner is not None:
+            owner.leaves.append(i)
+    return owners
+
+
 class _Builder:
     def __init__(
         self,
@@ -102,67 +165,6 @@ class _Builder:
         self.id_prefix = id_prefix
         self.heading_text = heading_text
         self.seen_ids: set[str] = {leaf.metadata["id"] for leaf in leaves}
-
-    def sections(self, root: Node) -> list[_Section]:
-        """The broken sections, in document order, linked to their broken parent."""
-        starts = [leaf.start_pos for leaf in self.leaves]
-        ends = [leaf.end_pos for leaf in self.leaves]
-        found: list[_Section | None] = []
-        broken: list[_Section] = []
-        used: dict[str, int] = {}
-        for node, above, path in _walk_sections(root):
-            # the leaves that hold part of it: ends after its start, starts before its end
-            first = bisect_right(ends, node.start)
-            last = bisect_left(starts, node.end)
-            parent = found[above] if above >= 0 else None
-            if parent is not None and not parent.sid:  # not broken: it knows the broken one above
-                parent = parent.parent
-            if last - first < 2:
-                found.append(_Section(node, parent, "", "", 0))  # fits one chunk: no parent
-                continue
-            title = node.label.title if node.label is not None and node.label.title else ""
-            sid = path if path is not None and path not in used else None
-            if sid is None:  # a section without an id of its own: its title under its parent's id
-                base = (parent.sid + "/") if parent is not None else ""
-                sid = base + (_SLUG_DROP.sub("", title.lower()).strip().replace(" ", "-") or "section")
-            ordinal = used.get(sid, 0)
-            used[sid] = ordinal + 1
-            if ordinal:
-                sid = f"{sid}-{ordinal}"
-            section = _Section(node, parent, sid, title, 0 if parent is None else parent.depth + 1)
-            found.append(section)
-            broken.append(section)
-            if parent is not None:
-                parent.children.append(section)
-        return broken
-
-    def assign(self, broken: list[_Section]) -> list[_Section | None]:
-        """Each leaf's owner: the innermost broken section holding its start, or the
-        broken section that starts inside it. A broken section begins a chunk, which only
-        headings before it may join (they lead into it), so such a leaf is that section's
-        beginning with its parents' headings."""
-        owners: list[_Section | None] = [None] * len(self.leaves)
-        starts = [leaf.start_pos for leaf in self.leaves]
-        for section in broken:  # outer sections come first, inner ones overwrite
-            first = bisect_left(starts, section.node.start)
-            last = bisect_left(starts, section.node.end)
-            for i in range(first, last):
-                owners[i] = section
-        top = [section for section in broken if section.parent is None]
-        kid_starts: dict[int, list[int]] = {}
-        for i, leaf in enumerate(self.leaves):
-            while True:
-                owner = owners[i]
-                kids = owner.children if owner is not None else top
-                at = kid_starts.setdefault(id(kids), [kid.node.start for kid in kids])
-                k = bisect_right(at, leaf.start_pos)
-                if k == len(kids) or at[k] >= leaf.end_pos:
-                    break
-                owners[i] = kids[k]
-        for i, owner in enumerate(owners):
-            if owner is not None:
-                owner.leaves.append(i)
-        return owners
 
     def unique(self, section: _Section, text: str, taken: set[str]) -> str:
         """A parent's content-addressed id, with an ordinal where another chunk has it."""
@@ -291,8 +293,8 @@ def build_hierarchy(
     gives a section's heading as chunk text; `parent_metadata(start, end)` the metadata a
     parent spanning `[start, end)` shares with leaves (lines, doc_type, ...)."""
     builder = _Builder(leaves, count, budget, document_id, id_prefix, heading_text)
-    broken = builder.sections(root)
-    owners = builder.assign(broken)
+    broken = broken_sections(root, leaves)
+    owners = assign_leaves(broken, leaves)
     for section in reversed(broken):  # children before their parents
         builder.build(section)
     parent_of: dict[str, str | None] = {}  # chunk id or section id -> the parent chunk listing it
