@@ -349,11 +349,16 @@ def _all_leaves(section: _Section) -> Iterable[int]:
 def section_chunks(chunks: Sequence[TextChunk], section_id: str) -> list[TextChunk]:
     """The chunks of the section `section_id` names, in the order given: its parent
     chunks (`hierarchy=True`) and every chunk below them, so a retriever can expand a hit
-    to its whole section; the leaves among them cover exactly the section's span. A
-    section that fits one chunk has no parent: then the leaf chunks whose `section_id` is
-    it or lies below it. `[]` if no chunk names it."""
+    to its whole section; the leaves among them cover exactly the section's span. With
+    text parents, the chunks whose `sections` hold it (the parts of a section too large
+    for one parent, and of its subsections, too). A section that fits one chunk has no
+    parent: then the leaf chunks whose `section_id` is it or lies below it. `[]` if no
+    chunk names it."""
     if not isinstance(section_id, str):
         raise ValueError(f"section_id must be a str, not {type(section_id).__name__}")
+    inside = [chunk for chunk in chunks if section_id in chunk.metadata.get("sections", ())]
+    if inside:
+        return inside
     by_id = {chunk.metadata.get("id"): chunk for chunk in chunks}
     first_parent: dict[str, TextChunk] = {}
     for chunk in chunks:

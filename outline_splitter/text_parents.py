@@ -16,7 +16,10 @@ section or document node with a single child adds no level and is left out.
 
 Every parent lists the chunks directly under it in `children` (chunk ids, in order) and
 every chunk names the parent that lists it in `parent_id` (None at the top), so each
-leaf lies inside its parent's text and each parent inside its own parent's. A part
+leaf lies inside its parent's text and each parent inside its own parent's. Every chunk's
+`sections` are the ids of the broken sections it lies in, outermost first
+(`section_chunks` reads them: a section too large for one parent has several, and a
+leaf alone in a part has none). A part
 shares its section's `section_id` and `heading_path`; a section's first parent is the
 one whose span starts first.
 """
@@ -58,7 +61,7 @@ class _Outline:
         self.leaf_of: dict[int, int] = {}  # id(node) -> index of its leaf chunk
         self.section_of: dict[int, _Section | None] = {}  # id(node) -> its section (None: the document)
         broken = broken_sections(root, leaves)
-        owners = assign_leaves(broken, leaves)
+        owners = self.owners = assign_leaves(broken, leaves)
         nodes = {id(section): self._node(SECTION, section) for section in broken}
         top = self._node(DOCUMENT, None)
         for i, (leaf, owner) in enumerate(zip(leaves, owners, strict=True)):
@@ -123,6 +126,7 @@ def build_text_parents(
             "id": parent.id,
             "section_id": section.sid if section is not None else None,
             "parent_section_id": section.parent.sid if section is not None and section.parent is not None else None,
+            "sections": _sections(section),
             "role": "parent",
             "parent_id": parent_of.get(parent.id),
         }
@@ -131,7 +135,8 @@ def build_text_parents(
             text=text, start_pos=parent.start, end_pos=parent.end, token_count=parent.token_count, metadata=metadata
         )
         out.append(((parent.start, 0, -parent.end), chunk))
-    for leaf in leaves:
+    for leaf, owner in zip(leaves, outline.owners, strict=True):
+        leaf.metadata["sections"] = _sections(owner)
         leaf.metadata["role"] = "leaf"
         leaf.metadata["parent_id"] = parent_of.get(leaf.metadata["id"])
         out.append(((leaf.start_pos, 1, -leaf.end_pos), leaf))
@@ -165,6 +170,15 @@ def _parents(outline: _Outline, view: ChunkView, budget: int) -> list[_Parent]:
         parents.append(_Parent(node.start, node.end, count, outline.section_of[id(node)], node.children))
         pending.extend(member for member in node.children if member.children)
     return parents
+
+
+def _sections(section: _Section | None) -> list[str]:
+    """The ids of `section` and the broken sections around it, outermost first."""
+    ids: list[str] = []
+    while section is not None:
+        ids.append(section.sid)
+        section = section.parent
+    return ids[::-1]
 
 
 def _leaves_in(members: list[Node], outline: _Outline) -> list[int]:

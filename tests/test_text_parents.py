@@ -65,6 +65,13 @@ def assert_text_parents(splitter: OutlineTextSplitter, text: str, cl100k: object
     for before, after in itertools.pairwise(top):
         assert before.end_pos <= after.start_pos
     assert all(any(t.start_pos <= leaf.start_pos and leaf.end_pos <= t.end_pos for t in top) for leaf in leaves)
+    # a section's chunks: its parents and all below them, leaves covering a run of leaves
+    for section_id in {p.metadata["section_id"] for p in parents} - {None}:
+        found = section_chunks(chunks, section_id)
+        assert all(p in found for p in parents if p.metadata["section_id"] == section_id)
+        inner = [c for c in found if c.metadata["role"] == "leaf"]
+        first, last = leaves.index(inner[0]), leaves.index(inner[-1])
+        assert inner == leaves[first : last + 1]
     if source:
         assert reconstruct(chunks, text) == text
     return chunks
