@@ -1,4 +1,6 @@
-"""`hierarchy=True`: parent chunks for the sections too large for one chunk (seed 002).
+"""`hierarchy=True, parents="outline"`: parent chunks for the sections too large for one
+chunk that name their parts (seed 002). (The default, parents that hold their section's
+text, is `text_parents`; both find the broken sections and the leaves' owners here.)
 
 A section is *broken* when more than one leaf chunk holds part of it. Each broken
 section yields a parent chunk whose text is the section's heading, then its opening leaf
@@ -288,7 +290,8 @@ def build_hierarchy(
     parent_metadata: Callable[[int, int], dict[str, Any]],
 ) -> list[TextChunk]:
     """`leaves` with the parent chunks of their broken sections among them (each before
-    its section's first leaf), every chunk with `role` and `parent_id`, `index` renumbered.
+    its section's first leaf), every chunk with `role` and `parent_id` (a parent with
+    `children` too), `index` renumbered.
     `budget(heading_path)` is the most tokens a parent's text may have; `heading_text`
     gives a section's heading as chunk text; `parent_metadata(start, end)` the metadata a
     parent spanning `[start, end)` shares with leaves (lines, doc_type, ...)."""
@@ -331,9 +334,22 @@ def build_hierarchy(
         out.append(((leaf.start_pos, 1, 0, i), leaf))
     out.sort(key=lambda pair: pair[0])
     chunks = [chunk for _, chunk in out]
+    link_children(chunks)
+    return chunks
+
+
+def link_children(chunks: Sequence[TextChunk]) -> None:
+    """Set each parent's `children`: the ids of the chunks whose `parent_id` names it, in order."""
+    children: dict[str, list[str]] = {}
+    for chunk in chunks:
+        if chunk.metadata.get("role") == "parent":
+            children[chunk.metadata["id"]] = chunk.metadata["children"] = []
+    for chunk in chunks:
+        above = chunk.metadata.get("parent_id")
+        if above is not None and above in children:
+            children[above].append(chunk.metadata["id"])
     for index, chunk in enumerate(chunks):
         chunk.metadata["index"] = index
-    return chunks
 
 
 def _all_leaves(section: _Section) -> Iterable[int]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from outline_splitter.hierarchy import _Builder, _Section, assign_leaves, broken_sections
+from outline_splitter.hierarchy import _Builder, _Section, assign_leaves, broken_sections, link_children
 from outline_splitter.models import TextChunk
 from outline_splitter.nodes import DOCUMENT, SECTION, Node, Trait
 from outline_splitter.packing import ChunkView, pack_outline
@@ -225,17 +225,3 @@ def _name(
                 child = leaves[outline.leaf_of[id(member)]].metadata["id"]
             parent_of[child] = parent.id
     return parent_of
-
-
-def link_children(chunks: Sequence[TextChunk]) -> None:
-    """Set each parent's `children`: the ids of the chunks whose `parent_id` names it, in order."""
-    children: dict[str, list[str]] = {}
-    for chunk in chunks:
-        if chunk.metadata.get("role") == "parent":
-            children[chunk.metadata["id"]] = chunk.metadata["children"] = []
-    for chunk in chunks:
-        above = chunk.metadata.get("parent_id")
-        if above is not None and above in children:
-            children[above].append(chunk.metadata["id"])
-    for index, chunk in enumerate(chunks):
-        chunk.metadata["index"] = index

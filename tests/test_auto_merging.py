@@ -1,7 +1,8 @@
 """Small-to-big retrieval with text parents (issue 35), run for real: LlamaIndex's
 `AutoMergingRetriever` over an in-memory index of the leaves with a deterministic word
-embedding, on generated Markdown and the Markdown corpus. Every merge hands the model at
-least the characters of the leaves it replaced, and the text of each of them."""
+embedding, on generated Markdown and the Markdown corpus (every merge hands the model at
+least the characters of the leaves it replaced, and the text of each of them), and
+LangChain's `MultiVectorRetriever` recipe of docs/integrations.md on the corpus."""
 
 from __future__ import annotations
 
@@ -113,3 +114,39 @@ def test_auto_merging_on_the_markdown_corpus(chunk_size):
         text = path.read_text("utf-8")
         merged_in += assert_merges_keep_the_text(text, chunk_size, _paragraph_queries(text)[:6])
     assert merged_in > 10
+
+
+@pytest.mark.parametrize("chunk_size", [128, 256])
+def test_langchain_multi_vector_retriever_returns_parents_holding_the_hits(chunk_size):
+    """docs/integrations.md's recipe on the corpus: the leaves carry their parent's id
+    (or their own, without a parent) under the id key; what comes back holds each hit."""
+    from langchain_classic.retrievers import MultiVectorRetriever
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+    from langchain_core.stores import InMemoryStore
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from outline_splitter.integrations.langchain import OutlineSplitter
+
+    parents_found = 0
+    for path in corpus_files("markdown", "*.md")[::8]:
+        text = path.read_text("utf-8")
+        chunks = OutlineSplitter(chunk_size=chunk_size, hierarchy=True).create_documents([text])
+        leaves = [chunk for chunk in chunks if chunk.metadata["role"] == "leaf"]
+        for leaf in leaves:
+            leaf.metadata["doc_id"] = leaf.metadata["parent_id"] or leaf.metadata["id"]
+        larger = {chunk.metadata["id"]: chunk for chunk in chunks if chunk.metadata["role"] == "parent"}
+        larger |= {leaf.metadata["id"]: leaf for leaf in leaves if leaf.metadata["parent_id"] is None}
+        retriever = MultiVectorRetriever(
+            vectorstore=InMemoryVectorStore(DeterministicFakeEmbedding(size=32)),
+            docstore=InMemoryStore(),
+            id_key="doc_id",
+            search_kwargs={"k": 6},
+        )
+        retriever.vectorstore.add_documents(leaves, ids=[leaf.metadata["id"] for leaf in leaves])
+        retriever.docstore.mset(list(larger.items()))
+        for query in _paragraph_queries(text)[:4]:
+            found = retriever.invoke(query)
+            hits = retriever.vectorstore.similarity_search(query, k=6)
+            assert all(any(hit.page_content in unit.page_content for unit in found) for hit in hits)
+            parents_found += sum(unit.metadata["role"] == "parent" for unit in found)
+    assert parents_found > 10

@@ -85,7 +85,9 @@ def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = 
                 and above == listed.get(chunk.metadata["section_id"])
             )
         )
-    for parent in parents:
+    for parent in parents:  # children: the chunks whose parent_id names it, in order
+        named = [c.metadata["id"] for c in chunks if c.metadata["parent_id"] == parent.metadata["id"]]
+        assert parent.metadata["children"] == named
         if parent.metadata["parent_id"] is None:
             assert parent is first_parent[parent.metadata["section_id"]]
     # a section over the budget has a parent spanning it; the leaves still rebuild the text
