@@ -323,9 +323,11 @@ class OutlineTextSplitter:
         numbers: dict[str, int] = {}
         reader = ChunkMetadata(root, self.options.id_prefix or document_id, self.options.id_prefix or "", view.text)
         line_index = LineIndex(text)
+        after_cut: list[bool] = []  # (text parents span no text left out)
         spans.reverse()  # (each span is popped as it becomes a chunk: its atoms go while chunks come)
         for index, (before, after) in enumerate(shared):
             span = spans.pop()
+            after_cut.append(span.after_cut)
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)
             metadata.update(line_index.lines(span.start, span.end))
@@ -353,7 +355,8 @@ class OutlineTextSplitter:
 
         ids = self.options.id_prefix or document_id, self.options.id_prefix or ""
         if text_parents:
-            return build_text_parents(root, chunks, view, self.options.parent_budget, *ids, parent_metadata)
+            budget = self.options.parent_budget
+            return build_text_parents(root, chunks, view, budget, *ids, parent_metadata, after_cut)
 
         def heading_text(section: Node) -> str | None:
             title = next((child for child in section.children if Trait.TITLE in child.traits), None)

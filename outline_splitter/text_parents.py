@@ -26,6 +26,7 @@ one whose span starts first.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -57,8 +58,9 @@ class _Parent:
 class _Outline:
     """The outline of broken sections and leaves (see the module docstring)."""
 
-    def __init__(self, root: Node, leaves: Sequence[TextChunk]) -> None:
+    def __init__(self, root: Node, leaves: Sequence[TextChunk], after_cut: Sequence[bool]) -> None:
         self.leaf_of: dict[int, int] = {}  # id(node) -> index of its leaf chunk
+        leaf_nodes: list[Node] = []
         self.section_of: dict[int, _Section | None] = {}  # id(node) -> its section (None: the document)
         broken = broken_sections(root, leaves)
         owners = self.owners = assign_leaves(broken, leaves)
@@ -67,6 +69,7 @@ class _Outline:
         for i, (leaf, owner) in enumerate(zip(leaves, owners, strict=True)):
             node = Node(_LEAF, leaf.start_pos, leaf.end_pos)
             self.leaf_of[id(node)] = i
+            leaf_nodes.append(node)
             (nodes[id(owner)] if owner is not None else top).children.append(node)
         for section in broken:
             (nodes[id(section.parent)] if section.parent is not None else top).children.append(nodes[id(section)])
@@ -76,6 +79,38 @@ class _Outline:
             if node.children:
                 node.start, node.end = node.children[0].start, node.children[-1].end
         self.root = _single(top)
+        self._omit([i for i, cut in enumerate(after_cut) if cut and i > 0], leaf_nodes)
+
+    def _omit(self, cuts: list[int], leaf_nodes: list[Node]) -> None:
+        """Where text was left out between leaf `i - 1` and leaf `i` (a content option),
+        an `OMITTED` node between them in the innermost node holding both, which with
+        every node above it is `HOLLOW`: no parent spans what no leaf holds."""
+        if not cuts:
+            return
+        above: dict[int, Node] = {}
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            for child in node.children:
+                above[id(child)] = node
+                stack.append(child)
+        for i in cuts:
+            before, after = leaf_nodes[i - 1], leaf_nodes[i]
+            chain = {id(before)}
+            node = before
+            while id(node) in above:
+                node = above[id(node)]
+                chain.add(id(node))
+            holder = after
+            while id(holder) not in chain:
+                holder = above[id(holder)]
+            gap = Node(_LEAF, before.end, after.start, traits=Trait.OMITTED)
+            holder.children.insert(bisect_left(holder.children, after.start, key=_start), gap)
+            while True:
+                holder.traits |= Trait.HOLLOW
+                if id(holder) not in above:
+                    break
+                holder = above[id(holder)]
 
     def _node(self, kind: str, section: _Section | None) -> Node:
         node = Node(kind, 0, 0, traits=Trait.SECTION | Trait.SELF_CONTAINED)
@@ -103,13 +138,15 @@ def build_text_parents(
     document_id: str,
     id_prefix: str,
     parent_metadata: Callable[[int, int], dict[str, Any]],
+    after_cut: Sequence[bool] = (),
 ) -> list[TextChunk]:
     """`leaves` with their parent chunks among them (each before its first child), every
     chunk with `role`, `parent_id` and, for a parent, `children`; `index` renumbered.
     `view` gives the parents' text and counts; no parent has over `parent_chunk_size`
     tokens (a leaf must not have more either); `parent_metadata(start, end)` is the
-    metadata a parent spanning `[start, end)` shares with leaves (lines, doc_type, ...)."""
-    outline = _Outline(root, leaves)
+    metadata a parent spanning `[start, end)` shares with leaves (lines, doc_type, ...);
+    `after_cut[i]`, whether text was left out before leaf `i` (no parent spans it)."""
+    outline = _Outline(root, leaves, after_cut)
     parents = _parents(outline, view, parent_chunk_size)
     parent_of = _name(parents, outline, leaves, view, document_id, id_prefix)
     out: list[tuple[tuple[int, int, int], TextChunk]] = []
@@ -189,7 +226,7 @@ def _leaves_in(members: list[Node], outline: _Outline) -> list[int]:
         node = stack.pop()
         if node.children:
             stack.extend(reversed(node.children))
-        else:
+        elif id(node) in outline.leaf_of:  # (not a gap left out)
             found.append(outline.leaf_of[id(node)])
     return found
 

@@ -105,14 +105,7 @@ def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = 
 
 
 def _options(splitter: OutlineTextSplitter) -> dict[str, object]:
-    return {
-        "doc_type": splitter.doc_type,
-        "chunk_size": splitter.chunk_size,
-        "output": splitter.output,
-        "hierarchy": splitter.hierarchy,
-        "parents": splitter.parents,
-        "parent_chunk_size": splitter.parent_chunk_size,
-    }
+    return dict(splitter.options)
 
 
 @settings(max_examples=80, deadline=None)

@@ -136,3 +136,23 @@ def test_a_parent_is_its_sections_text():
     } | {None}
     found = section_chunks(chunks, "guide/part-1")
     assert found[0] is part1 and all(part1.start_pos <= c.start_pos < part1.end_pos for c in found)
+
+
+def test_no_parent_holds_what_a_content_option_left_out():
+    section = "<h2>Part {n}</h2>" + "".join(
+        f"<p>Paragraph {{n}}.{i} says a few words of its own here.</p>" for i in range(8)
+    )
+    html = (
+        "<main><h1>Guide</h1>"
+        + "".join(
+            section.format(n=n) + (f"<nav>Left out {n}: home, about, contact.</nav>" if n % 2 else "") for n in range(4)
+        )
+        + "</main>"
+    )
+    splitter = text_parents(doc_type="html", chunk_size=64, exclude=["nav"], parent_chunk_size=256)
+    chunks = assert_text_parents(splitter, html)
+    parents = [c for c in chunks if c.metadata["role"] == "parent"]
+    assert parents and not any("Left out" in c.text for c in chunks)
+    # without the option, the same parents may hold the nav
+    whole = text_parents(doc_type="html", chunk_size=64, parent_chunk_size=256).split(html)
+    assert any("Left out" in c.text for c in whole if c.metadata["role"] == "parent")
