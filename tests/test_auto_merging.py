@@ -59,11 +59,11 @@ def _retrievers(text: str, chunk_size: int, top_k: int) -> tuple[Any, AutoMergin
 
 def _below(parent_id: str, node_id: str, by_id: dict[str, TextNode]) -> bool:
     """Whether `node_id` is `parent_id`'s child, grandchild, ..."""
-    above = by_id[node_id].metadata["parent_id"]
+    above = by_id[node_id].metadata.get("parent_id")
     while above is not None:
         if above == parent_id:
             return True
-        above = by_id[above].metadata["parent_id"]
+        above = by_id[above].metadata.get("parent_id")
     return False
 
 
@@ -133,9 +133,9 @@ def test_langchain_multi_vector_retriever_returns_parents_holding_the_hits(chunk
         chunks = OutlineSplitter(chunk_size=chunk_size, hierarchy=True).create_documents([text])
         leaves = [chunk for chunk in chunks if chunk.metadata["role"] == "leaf"]
         for leaf in leaves:
-            leaf.metadata["doc_id"] = leaf.metadata["parent_id"] or leaf.metadata["id"]
+            leaf.metadata["doc_id"] = leaf.metadata.get("parent_id") or leaf.metadata["id"]
         larger = {chunk.metadata["id"]: chunk for chunk in chunks if chunk.metadata["role"] == "parent"}
-        larger |= {leaf.metadata["id"]: leaf for leaf in leaves if leaf.metadata["parent_id"] is None}
+        larger |= {leaf.metadata["id"]: leaf for leaf in leaves if leaf.metadata.get("parent_id") is None}
         retriever = MultiVectorRetriever(
             vectorstore=InMemoryVectorStore(DeterministicFakeEmbedding(size=32)),
             docstore=InMemoryStore(),
