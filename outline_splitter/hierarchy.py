@@ -1,4 +1,6 @@
-"""`hierarchy=True`: parent chunks for the sections too large for one chunk (seed 002).
+"""`hierarchy=True, parents="outline"`: parent chunks for the sections too large for one
+chunk that name their parts (seed 002). (The default, parents that hold their section's
+text, is `text_parents`; both find the broken sections and the leaves' owners here.)
 
 A section is *broken* when more than one leaf chunk holds part of it. Each broken
 section yields a parent chunk whose text is the section's heading, then its opening leaf
@@ -85,6 +87,69 @@ def _walk_sections(root: Node) -> list[tuple[Node, int, str | None]]:
     return out
 
 
+def broken_sections(root: Node, leaves: Sequence[TextChunk]) -> list[_Section]:
+    """The broken sections, in document order, linked to their broken parent."""
+    starts = [leaf.start_pos for leaf in leaves]
+    ends = [leaf.end_pos for leaf in leaves]
+    found: list[_Section | None] = []
+    broken: list[_Section] = []
+    used: dict[str, int] = {}
+    for node, above, path in _walk_sections(root):
+        # the leaves that hold part of it: ends after its start, starts before its end
+        first = bisect_right(ends, node.start)
+        last = bisect_left(starts, node.end)
+        parent = found[above] if above >= 0 else None
+        if parent is not None and not parent.sid:  # not broken: it knows the broken one above
+            parent = parent.parent
+        if last - first < 2:
+            found.append(_Section(node, parent, "", "", 0))  # fits one chunk: no parent
+            continue
+        title = node.label.title if node.label is not None and node.label.title else ""
+        sid = path if path is not None and path not in used else None
+        if sid is None:  # a section without an id of its own: its title under its parent's id
+            base = (parent.sid + "/") if parent is not None else ""
+            sid = base + (_SLUG_DROP.sub("", title.lower()).strip().replace(" ", "-") or "section")
+        ordinal = used.get(sid, 0)
+        used[sid] = ordinal + 1
+        if ordinal:
+            sid = f"{sid}-{ordinal}"
+        section = _Section(node, parent, sid, title, 0 if parent is None else parent.depth + 1)
+        found.append(section)
+        broken.append(section)
+        if parent is not None:
+            parent.children.append(section)
+    return broken
+
+
+def assign_leaves(broken: list[_Section], leaves: Sequence[TextChunk]) -> list[_Section | None]:
+    """Each leaf's owner: the innermost broken section holding its start, or the
+    broken section that starts inside it. A broken section begins a chunk, which only
+    headings before it may join (they lead into it), so such a leaf is that section's
+    beginning with its parents' headings."""
+    owners: list[_Section | None] = [None] * len(leaves)
+    starts = [leaf.start_pos for leaf in leaves]
+    for section in broken:  # outer sections come first, inner ones overwrite
+        first = bisect_left(starts, section.node.start)
+        last = bisect_left(starts, section.node.end)
+        for i in range(first, last):
+            owners[i] = section
+    top = [section for section in broken if section.parent is None]
+    kid_starts: dict[int, list[int]] = {}
+    for i, leaf in enumerate(leaves):
+        while True:
+            owner = owners[i]
+            kids = owner.children if owner is not None else top
+            at = kid_starts.setdefault(id(kids), [kid.node.start for kid in kids])
+            k = bisect_right(at, leaf.start_pos)
+            if k == len(kids) or at[k] >= leaf.end_pos:
+                break
+            owners[i] = kids[k]
+    for i, owner in enumerate(owners):
+        if owner is not None:
+            owner.leaves.append(i)
+    return owners
+
+
 class _Builder:
     def __init__(
         self,
@@ -102,67 +167,6 @@ class _Builder:
         self.id_prefix = id_prefix
         self.heading_text = heading_text
         self.seen_ids: set[str] = {leaf.metadata["id"] for leaf in leaves}
-
-    def sections(self, root: Node) -> list[_Section]:
-        """The broken sections, in document order, linked to their broken parent."""
-        starts = [leaf.start_pos for leaf in self.leaves]
-        ends = [leaf.end_pos for leaf in self.leaves]
-        found: list[_Section | None] = []
-        broken: list[_Section] = []
-        used: dict[str, int] = {}
-        for node, above, path in _walk_sections(root):
-            # the leaves that hold part of it: ends after its start, starts before its end
-            first = bisect_right(ends, node.start)
-            last = bisect_left(starts, node.end)
-            parent = found[above] if above >= 0 else None
-            if parent is not None and not parent.sid:  # not broken: it knows the broken one above
-                parent = parent.parent
-            if last - first < 2:
-                found.append(_Section(node, parent, "", "", 0))  # fits one chunk: no parent
-                continue
-            title = node.label.title if node.label is not None and node.label.title else ""
-            sid = path if path is not None and path not in used else None
-            if sid is None:  # a section without an id of its own: its title under its parent's id
-                base = (parent.sid + "/") if parent is not None else ""
-                sid = base + (_SLUG_DROP.sub("", title.lower()).strip().replace(" ", "-") or "section")
-            ordinal = used.get(sid, 0)
-            used[sid] = ordinal + 1
-            if ordinal:
-                sid = f"{sid}-{ordinal}"
-            section = _Section(node, parent, sid, title, 0 if parent is None else parent.depth + 1)
-            found.append(section)
-            broken.append(section)
-            if parent is not None:
-                parent.children.append(section)
-        return broken
-
-    def assign(self, broken: list[_Section]) -> list[_Section | None]:
-        """Each leaf's owner: the innermost broken section holding its start, or the
-        broken section that starts inside it. A broken section begins a chunk, which only
-        headings before it may join (they lead into it), so such a leaf is that section's
-        beginning with its parents' headings."""
-        owners: list[_Section | None] = [None] * len(self.leaves)
-        starts = [leaf.start_pos for leaf in self.leaves]
-        for section in broken:  # outer sections come first, inner ones overwrite
-            first = bisect_left(starts, section.node.start)
-            last = bisect_left(starts, section.node.end)
-            for i in range(first, last):
-                owners[i] = section
-        top = [section for section in broken if section.parent is None]
-        kid_starts: dict[int, list[int]] = {}
-        for i, leaf in enumerate(self.leaves):
-            while True:
-                owner = owners[i]
-                kids = owner.children if owner is not None else top
-                at = kid_starts.setdefault(id(kids), [kid.node.start for kid in kids])
-                k = bisect_right(at, leaf.start_pos)
-                if k == len(kids) or at[k] >= leaf.end_pos:
-                    break
-                owners[i] = kids[k]
-        for i, owner in enumerate(owners):
-            if owner is not None:
-                owner.leaves.append(i)
-        return owners
 
     def unique(self, section: _Section, text: str, taken: set[str]) -> str:
         """A parent's content-addressed id, with an ordinal where another chunk has it."""
@@ -286,13 +290,14 @@ def build_hierarchy(
     parent_metadata: Callable[[int, int], dict[str, Any]],
 ) -> list[TextChunk]:
     """`leaves` with the parent chunks of their broken sections among them (each before
-    its section's first leaf), every chunk with `role` and `parent_id`, `index` renumbered.
+    its section's first leaf), every chunk with `role` and `parent_id` (a parent with
+    `children` too), `index` renumbered.
     `budget(heading_path)` is the most tokens a parent's text may have; `heading_text`
     gives a section's heading as chunk text; `parent_metadata(start, end)` the metadata a
     parent spanning `[start, end)` shares with leaves (lines, doc_type, ...)."""
     builder = _Builder(leaves, count, budget, document_id, id_prefix, heading_text)
-    broken = builder.sections(root)
-    owners = builder.assign(broken)
+    broken = broken_sections(root, leaves)
+    owners = assign_leaves(broken, leaves)
     for section in reversed(broken):  # children before their parents
         builder.build(section)
     parent_of: dict[str, str | None] = {}  # chunk id or section id -> the parent chunk listing it
@@ -329,9 +334,22 @@ def build_hierarchy(
         out.append(((leaf.start_pos, 1, 0, i), leaf))
     out.sort(key=lambda pair: pair[0])
     chunks = [chunk for _, chunk in out]
+    link_children(chunks)
+    return chunks
+
+
+def link_children(chunks: Sequence[TextChunk]) -> None:
+    """Set each parent's `children`: the ids of the chunks whose `parent_id` names it, in order."""
+    children: dict[str, list[str]] = {}
+    for chunk in chunks:
+        if chunk.metadata.get("role") == "parent":
+            children[chunk.metadata["id"]] = chunk.metadata["children"] = []
+    for chunk in chunks:
+        above = chunk.metadata.get("parent_id")
+        if above is not None and above in children:
+            children[above].append(chunk.metadata["id"])
     for index, chunk in enumerate(chunks):
         chunk.metadata["index"] = index
-    return chunks
 
 
 def _all_leaves(section: _Section) -> Iterable[int]:
@@ -347,11 +365,16 @@ def _all_leaves(section: _Section) -> Iterable[int]:
 def section_chunks(chunks: Sequence[TextChunk], section_id: str) -> list[TextChunk]:
     """The chunks of the section `section_id` names, in the order given: its parent
     chunks (`hierarchy=True`) and every chunk below them, so a retriever can expand a hit
-    to its whole section; the leaves among them cover exactly the section's span. A
-    section that fits one chunk has no parent: then the leaf chunks whose `section_id` is
-    it or lies below it. `[]` if no chunk names it."""
+    to its whole section; the leaves among them cover exactly the section's span. With
+    text parents, the chunks whose `sections` hold it (the parts of a section too large
+    for one parent, and of its subsections, too). A section that fits one chunk has no
+    parent: then the leaf chunks whose `section_id` is it or lies below it. `[]` if no
+    chunk names it."""
     if not isinstance(section_id, str):
         raise ValueError(f"section_id must be a str, not {type(section_id).__name__}")
+    inside = [chunk for chunk in chunks if section_id in chunk.metadata.get("sections", ())]
+    if inside:
+        return inside
     by_id = {chunk.metadata.get("id"): chunk for chunk in chunks}
     first_parent: dict[str, TextChunk] = {}
     for chunk in chunks:

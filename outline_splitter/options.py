@@ -30,6 +30,9 @@ from outline_splitter.tokens import resolve_tokenizer
 
 AUTO = "auto"
 CONTENT = ("all", "main")
+PARENTS = ("text", "outline")
+# parent_chunk_size's default, in chunk sizes: a parent of 4 leaves' worth of tokens (see docs/retrieval.md)
+PARENT_CHUNKS = 4
 
 
 # -- the checks of one value (each raises a ValueError that names the option) ---------------
@@ -161,8 +164,19 @@ class SplitterOptions(BaseModel):
     exclude: Names = Field((), description="HTML: CSS selectors of the elements to leave out")
     hierarchy: Boolean = Field(
         False,
-        description=f"also give a parent chunk for each section too large for one chunk "
+        description=f"also give parent chunks for the sections too large for one chunk, as parents says "
         f"(needs chunk_size >= {MIN_PARENT_BUDGET})",
+    )
+    parents: Annotated[Literal["text", "outline"], _one_of(*PARENTS)] = Field(
+        "text",
+        description="with hierarchy, what a parent chunk holds: text, its section's own text (an exact slice, "
+        "up to parent_chunk_size; a longer section is cut into parts); outline, its heading and a reference "
+        "line per part (up to chunk_size)",
+    )
+    parent_chunk_size: OptionalInteger = Field(
+        None,
+        description="with hierarchy and parents=text, the most tokens a parent chunk has, at least max_chunk_size "
+        "(None: 4 x chunk_size, or max_chunk_size if that is more)",
     )
     context_in_budget: Boolean = Field(
         False, description="chunk_size bounds the context and the text (contextualize) instead of the text alone"
@@ -193,6 +207,8 @@ class SplitterOptions(BaseModel):
         if self.max_chunk_size is not None:
             _at_least("max_chunk_size", self.max_chunk_size, self.chunk_size)
         _at_least("min_chunk_size", self.min_chunk_size, 0, self.chunk_size)
+        if self.parent_chunk_size is not None:
+            _at_least("parent_chunk_size", self.parent_chunk_size, self.hard_cap)
         if self.doc_type == AUTO:
             self._check_any_format()
         else:
@@ -203,6 +219,14 @@ class SplitterOptions(BaseModel):
     def hard_cap(self) -> int:
         """`max_chunk_size`, or `chunk_size` where it is None."""
         return self.chunk_size if self.max_chunk_size is None else self.max_chunk_size
+
+    @property
+    def parent_budget(self) -> int:
+        """`parent_chunk_size`, or where it is None `PARENT_CHUNKS` x `chunk_size` (at
+        least `max_chunk_size`: a parent holds its leaves whole)."""
+        if self.parent_chunk_size is not None:
+            return self.parent_chunk_size
+        return max(PARENT_CHUNKS * self.chunk_size, self.hard_cap)
 
     def check_format(self, fmt: DocFormat) -> None:
         """`ValueError` naming the option where `fmt` cannot honour it: `header_levels`
@@ -310,6 +334,8 @@ class SplitterKwargs(TypedDict, total=False):
     include: Sequence[str]
     exclude: Sequence[str]
     hierarchy: bool
+    parents: str
+    parent_chunk_size: int | None
     context_in_budget: bool
     header_levels: Sequence[int] | None
 

@@ -33,6 +33,7 @@ from outline_splitter.registry import (
     load_hooks,
     resolve_doc_type,
 )
+from outline_splitter.text_parents import build_text_parents
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
 
 
@@ -225,12 +226,19 @@ class OutlineTextSplitter:
             chunks = self._frame(text, own, fmt) if framed else own
             if self.options.context_in_budget:
                 chunks = [self._cap_context(chunk) for chunk in chunks]
-            # a chunk kept whole past the budget (never_break_within) may pass it by as much
+            # a chunk kept whole past the budget (never_break_within) may pass it by as much;
+            # a text parent has a budget of its own (parent_chunk_size), which bounds its text
+            text_parents = self.options.parents == "text"
+            bounded = [
+                (c, o)
+                for c, o in zip(chunks, own, strict=True)
+                if o.metadata.get("role") != "parent" or not text_parents
+            ]
             over = max(
                 (
                     self.tokenizer.count(header + (self.contextualize(c) if self.options.context_in_budget else c.text))
                     - max(self.options.chunk_size, o.token_count + reserve)
-                    for c, o in zip(chunks, own, strict=True)
+                    for c, o in bounded
                 ),
                 default=0,
             )
@@ -308,14 +316,18 @@ class OutlineTextSplitter:
         across = not self.options.hierarchy and self.options.header_levels is None
         spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
         shared = overlaps(spans, view, self.options.chunk_overlap, self.options.overlap_across_sections)
-        view.drop_counter()  # (the spans are counted: the chunks come from view.text and view.trim alone)
+        text_parents = self.options.hierarchy and self.options.parents == "text"
+        if not text_parents:  # (text parents are counted once the leaves are made)
+            view.drop_counter()  # (the spans are counted: the chunks come from view.text and view.trim alone)
         chunks: list[TextChunk] = []
         numbers: dict[str, int] = {}
         reader = ChunkMetadata(root, self.options.id_prefix or document_id, self.options.id_prefix or "", view.text)
         line_index = LineIndex(text)
+        after_cut: list[bool] = []  # (text parents span no text left out)
         spans.reverse()  # (each span is popped as it becomes a chunk: its atoms go while chunks come)
         for index, (before, after) in enumerate(shared):
             span = spans.pop()
+            after_cut.append(span.after_cut)
             chunk_text = view.text(span.start, span.end)
             metadata = reader.read(span, index, chunk_text)
             metadata.update(line_index.lines(span.start, span.end))
@@ -337,13 +349,18 @@ class OutlineTextSplitter:
         if not self.options.hierarchy:
             return chunks
 
-        def heading_text(section: Node) -> str | None:
-            title = next((child for child in section.children if Trait.TITLE in child.traits), None)
-            return view.text(*view.trim(title.start, title.end)) if title is not None else None
-
         def parent_metadata(start: int, end: int) -> dict[str, Any]:
             shared = {**line_index.lines(start, end), "doc_type": fmt.name}
             return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
+
+        ids = self.options.id_prefix or document_id, self.options.id_prefix or ""
+        if text_parents:
+            budget = self.options.parent_budget
+            return build_text_parents(root, chunks, view, budget, *ids, parent_metadata, after_cut)
+
+        def heading_text(section: Node) -> str | None:
+            title = next((child for child in section.children if Trait.TITLE in child.traits), None)
+            return view.text(*view.trim(title.start, title.end)) if title is not None else None
 
         def parent_budget(heading_path: list[str]) -> int:
             if not self.options.context_in_budget or len(heading_path) < 2:
@@ -355,8 +372,7 @@ class OutlineTextSplitter:
             chunks,
             self.tokenizer.count,
             parent_budget,
-            self.options.id_prefix or document_id,
-            self.options.id_prefix or "",
+            *ids,
             heading_text,
             parent_metadata,
         )

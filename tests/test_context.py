@@ -68,12 +68,16 @@ def test_a_broken_definition_carries_its_signature():
     assert all("def load(self, path: str) -> bytes:" in chunk.metadata["context"] for chunk in chunks[1:])
 
 
-@pytest.mark.parametrize("hierarchy", [False, True])
-def test_context_in_budget_bounds_the_contextualized_text(hierarchy):
+@pytest.mark.parametrize(("hierarchy", "parents"), [(False, "text"), (True, "outline"), (True, "text")])
+def test_context_in_budget_bounds_the_contextualized_text(hierarchy, parents):
     text = TABLE + "\n## Deeper heading with a long title of many words\n\n" + "Words here and there. " * 200
-    splitter = OutlineTextSplitter(chunk_size=64, context_in_budget=True, hierarchy=hierarchy)
+    splitter = OutlineTextSplitter(chunk_size=64, context_in_budget=True, hierarchy=hierarchy, parents=parents)
     chunks = splitter.split(text)
-    assert all(splitter.tokenizer.count(splitter.contextualize(c)) <= 64 for c in chunks)
+    # what is embedded fits; a text parent (handed to the model, not embedded) fits parent_chunk_size
+    text_parents = [c for c in chunks if c.metadata.get("role") == "parent" and parents == "text"]
+    assert all(splitter.tokenizer.count(splitter.contextualize(c)) <= 64 for c in chunks if c not in text_parents)
+    assert all(c.token_count <= splitter.options.parent_budget for c in text_parents)
+    assert bool(text_parents) == (hierarchy and parents == "text")
     plain = OutlineTextSplitter(chunk_size=64).split(text)
     assert max(splitter.tokenizer.count(OutlineTextSplitter().contextualize(c)) for c in plain) > 64
 

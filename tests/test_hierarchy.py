@@ -1,4 +1,4 @@
-"""`hierarchy=True`: parent chunks for broken sections, `parent_id`/`subsections`, and
+"""`hierarchy=True, parents="outline"`: parent chunks for broken sections, `parent_id`/`subsections`, and
 `section_chunks` (issue 10), on generated Markdown and HTML and on every corpus file."""
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ def _sections(node: OutlineNode) -> list[OutlineNode]:
     return found
 
 
-def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = None) -> list[TextChunk]:
-    """Every invariant of a `hierarchy=True` split of `text`; returns its chunks."""
+def split_in_roles(splitter: OutlineTextSplitter, text: str) -> tuple[list[TextChunk], ...]:
+    """The chunks of a `hierarchy=True` split of `text`, its leaves and its parents, once
+    checked that the leaves are the chunks of a split without `hierarchy` and that the
+    ids are unique and the same in a second run."""
     chunks = splitter.split(text, document_id="doc")
     flat = OutlineTextSplitter(**{**_options(splitter), "hierarchy": False}).split(text, document_id="doc")
     leaves = [c for c in chunks if c.metadata["role"] == "leaf"]
@@ -38,6 +40,12 @@ def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = 
     assert len(set(ids)) == len(ids), "two chunks share an id"
     assert ids == [c.metadata["id"] for c in splitter.split(text, document_id="doc")]
     assert [c.metadata["index"] for c in chunks] == list(range(len(chunks)))
+    return chunks, leaves, parents
+
+
+def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = None) -> list[TextChunk]:
+    """Every invariant of a `hierarchy=True` split of `text`; returns its chunks."""
+    chunks, leaves, parents = split_in_roles(splitter, text)
     by_id = {c.metadata["id"]: c for c in chunks}
     first_parent: dict[str, TextChunk] = {}
     for parent in parents:
@@ -77,7 +85,9 @@ def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = 
                 and above == listed.get(chunk.metadata["section_id"])
             )
         )
-    for parent in parents:
+    for parent in parents:  # children: the chunks whose parent_id names it, in order
+        named = [c.metadata["id"] for c in chunks if c.metadata["parent_id"] == parent.metadata["id"]]
+        assert parent.metadata["children"] == named
         if parent.metadata["parent_id"] is None:
             assert parent is first_parent[parent.metadata["section_id"]]
     # a section over the budget has a parent spanning it; the leaves still rebuild the text
@@ -95,30 +105,29 @@ def assert_hierarchy(splitter: OutlineTextSplitter, text: str, cl100k: object = 
 
 
 def _options(splitter: OutlineTextSplitter) -> dict[str, object]:
-    return {
-        "doc_type": splitter.doc_type,
-        "chunk_size": splitter.chunk_size,
-        "output": splitter.output,
-        "hierarchy": splitter.hierarchy,
-    }
+    return dict(splitter.options)
 
 
 @settings(max_examples=80, deadline=None)
 @given(markdown_document(), st.sampled_from([64, 96, 160]))
 def test_markdown_hierarchy_invariants(text, chunk_size):
-    assert_hierarchy(OutlineTextSplitter(chunk_size=chunk_size, hierarchy=True), text)
+    assert_hierarchy(OutlineTextSplitter(chunk_size=chunk_size, hierarchy=True, parents="outline"), text)
 
 
 @settings(max_examples=50, deadline=None)
 @given(html_documents(), st.sampled_from(["html", "text"]))
 def test_html_hierarchy_invariants(html, output):
-    assert_hierarchy(OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, hierarchy=True), html)
+    assert_hierarchy(
+        OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, hierarchy=True, parents="outline"), html
+    )
 
 
 def test_markdown_corpus_hierarchy(cl100k):
     parents = 0
     for path in corpus_files("markdown", "*.md"):
-        chunks = assert_hierarchy(OutlineTextSplitter(chunk_size=256, hierarchy=True), path.read_text("utf-8"), cl100k)
+        chunks = assert_hierarchy(
+            OutlineTextSplitter(chunk_size=256, hierarchy=True, parents="outline"), path.read_text("utf-8"), cl100k
+        )
         parents += sum(c.metadata["role"] == "parent" for c in chunks)
     assert parents > 100
 
@@ -128,7 +137,9 @@ def test_markdown_corpus_hierarchy(cl100k):
 def test_html_corpus_hierarchy(folder, output, cl100k):
     parents = 0
     for path in corpus_files(folder, "*.html"):
-        splitter = OutlineTextSplitter(doc_type="html", chunk_size=256, output=output, hierarchy=True)
+        splitter = OutlineTextSplitter(
+            doc_type="html", chunk_size=256, output=output, hierarchy=True, parents="outline"
+        )
         chunks = assert_hierarchy(splitter, path.read_text("utf-8"), cl100k)
         parents += sum(c.metadata["role"] == "parent" for c in chunks)
     assert parents > 50
@@ -139,7 +150,7 @@ def test_a_parent_names_its_parts_and_fits():
         f"## Part {n}\n\n" + "".join(f"Paragraph {n}.{i} says a few things of its own here.\n\n" for i in range(12))
         for n in range(2)
     )
-    chunks = OutlineTextSplitter(chunk_size=128, hierarchy=True).split(text)
+    chunks = OutlineTextSplitter(chunk_size=128, hierarchy=True, parents="outline").split(text)
     guide, part0 = (
         c for c in chunks if c.metadata["role"] == "parent" and c.metadata["section_id"] in ("guide", "guide/part-0")
     )
@@ -156,7 +167,7 @@ def test_references_that_do_not_fit_go_to_a_continuation_parent():
     text = "# Long\n\n" + "".join(
         f"Paragraph {i} is long enough that it needs its own chunk here, with words.\n\n" for i in range(12)
     )
-    chunks = OutlineTextSplitter(chunk_size=64, hierarchy=True).split(text)
+    chunks = OutlineTextSplitter(chunk_size=64, hierarchy=True, parents="outline").split(text)
     parents = [c for c in chunks if c.metadata["role"] == "parent"]
     assert len(parents) > 1
     for first, second in itertools.pairwise(parents):
@@ -181,7 +192,7 @@ def test_hierarchy_must_be_a_bool(value):
 
 def test_hierarchy_needs_room_for_a_parent():
     with pytest.raises(ValueError, match="chunk_size"):
-        OutlineTextSplitter(chunk_size=32, hierarchy=True)
+        OutlineTextSplitter(chunk_size=32, hierarchy=True, parents="outline")
 
 
 def test_section_chunks_needs_a_str():

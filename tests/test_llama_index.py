@@ -175,13 +175,14 @@ def test_real_hierarchy_relationships_are_consistent(documents: list[Document]) 
     pipeline = IngestionPipeline(transformations=[OutlineNodeParser(chunk_size=64, hierarchy=True)])
     nodes = [node for node in pipeline.run(documents=documents) if isinstance(node, TextNode)]
     texts = {document.doc_id: document.text for document in documents}
-    by_id = {node.node_id: node for node in nodes}
+    # chunk ids are unique within a document (the same text in two documents has one id)
+    by_id = {(node.ref_doc_id, node.node_id): node for node in nodes}
     assert any(node.metadata["role"] == "parent" for node in nodes)
     for node in nodes:
         if node.metadata["role"] == "leaf":
             assert node.text == texts[node.ref_doc_id or ""][node.start_char_idx : node.end_char_idx]
         for child in node.child_nodes or []:
-            parent = by_id[child.node_id].parent_node
+            parent = by_id[(node.ref_doc_id, child.node_id)].parent_node
             assert parent is not None and parent.node_id == node.node_id
 
 

@@ -49,6 +49,8 @@ BAD_VALUES: dict[str, tuple[Any, str, str | None]] = {
     "include": (["p["], "include", "p["),
     "exclude": ("nav", "exclude must be a sequence", None),
     "hierarchy": (1, "hierarchy must be True or False, not 1", None),
+    "parents": ("tree", "parents must be one of 'text', 'outline', not 'tree'", "tree"),
+    "parent_chunk_size": (100, "parent_chunk_size must be an integer >= 512, not 100", "100"),
     "context_in_budget": ("no", "context_in_budget must be True or False", None),
     "header_levels": ([7], "header_levels must hold heading levels 1-6, not 7", "7"),
 }

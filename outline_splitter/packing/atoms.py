@@ -237,9 +237,7 @@ class _AtomCollector:
         parts = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
         return chain(parts, (_END_OF_SELF_CONTAINED,)) if bits & _SELF_CONTAINED else parts
 
-    def pieces(
-        self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]
-    ) -> None:
+    def pieces(self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]) -> None:
         """Make the atoms of a leaf cut by `split_leaf`."""
         for a, b in split_leaf(self.view, start, end, self.chunk_size, levels):
             self.atoms.append(Piece(a, b, node, ancestors))

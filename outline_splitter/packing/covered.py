@@ -60,9 +60,7 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
     return kinds, [list(path) for path in out]
 
 
-def _walk_whole(
-    node: Node, base: _Path, add_kind: Callable[[str], None], add_path: Callable[[_Path], None]
-) -> None:
+def _walk_whole(node: Node, base: _Path, add_kind: Callable[[str], None], add_path: Callable[[_Path], None]) -> None:
     """The kinds and section paths of a whole atom's subtree (not built parts: deferred
     parts hold none, and their kinds are named only where a node knows them, its
     `unbuilt_kinds`), in document order."""

@@ -70,7 +70,6 @@ _WORD = re.compile(r"\S+")
 _TRIM_WINDOW = 64
 
 
-
 def fits(view: ChunkView, start: int, end: int, limit: int) -> bool:
     """Whether `view.text(start, end)` has at most `limit` tokens (a close estimate far
     enough under the limit answers without an exact count)."""
@@ -132,9 +131,7 @@ class SourceView:
         return 0  # a trimmed slice of plain source always shows something
 
 
-def word_bounds(
-    source: str, start: int, end: int, pattern: re.Pattern[str] = _WORD
-) -> tuple[array[int], array[int]]:
+def word_bounds(source: str, start: int, end: int, pattern: re.Pattern[str] = _WORD) -> tuple[array[int], array[int]]:
     """The starts and the ends of the matches of `pattern` (runs of non-space characters)
     in `source[start:end]`, as two arrays: a leaf of a megabyte has some 200,000 words,
     which as a list of span tuples took 25 times the text's size. One pass of the

@@ -23,6 +23,8 @@ from outline_splitter import pages
 
 _SHIFT = 16
 _MASK = (1 << _SHIFT) - 1
+
+
 def _zeros(count: int) -> np.ndarray[Any, Any]:
     """`count` zeros (uint16), a long array in pages of its own (`pages.py`), which go back
     to the system when the index goes: the chunks' texts, made after the index goes, were
