@@ -20,6 +20,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from outline_splitter import OutlineTextSplitter, TextChunk
+from outline_splitter.bench.corpora import shared_corpus
 from outline_splitter.detectors.html_text import extract_text
 
 PAGES = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "html-web-expected"
@@ -79,6 +80,7 @@ def score_sentences(
 
 
 def main() -> None:
+    shared_corpus("html-web-expected")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=256)
     parser.add_argument("--show", action="store_true", help="print the text around each boundary inside a sentence")

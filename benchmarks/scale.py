@@ -27,8 +27,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.corpora import SHARED_CORPORA, SHARED_FOLDERS, extensions_for
-from benchmarks.harness import DOCS, RESULTS, ROOT, machine
+from outline_splitter.bench.corpora import SHARED_CORPORA, SHARED_FOLDERS, extensions_for
+from outline_splitter.bench.harness import DOCS, ROOT, machine
+from outline_splitter.bench.harness import TRACKED_RESULTS as RESULTS
 
 SIZES_MB = (1, 4, 16)
 LINEAR_BAR = 20.0  # time(16 MB) / time(1 MB) at most this (16 is linear)

@@ -11,10 +11,12 @@ import argparse
 from benchmarks.plain_text import FORMS, plain_texts
 from benchmarks.timing import best_per_document
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.corpora import shared_corpus
 from outline_splitter.tokens import load_encoding
 
 
 def main() -> None:
+    shared_corpus("html-web-expected")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=512)
     parser.add_argument("--repeat", type=int, default=5)

@@ -32,7 +32,6 @@ from outline_splitter.splitter import OutlineTextSplitter
 PROG = "outline-splitter"
 # A single file at least this large gets a progress bar too (splitting it takes a while).
 LARGE_INPUT_BYTES = 1_000_000
-SOURCE_ROOT = Path(__file__).resolve().parents[1]
 
 
 # -- split ----------------------------------------------------------------------------
@@ -262,24 +261,10 @@ def command_outline(args: argparse.Namespace) -> int:
 # -- bench ----------------------------------------------------------------------------
 
 
-def _harness() -> Any:
-    """`benchmarks.harness` from the source checkout this package runs from, or None
-    (an installed wheel has no benchmarks: they need the checkout and its corpora)."""
-    if not (SOURCE_ROOT / "benchmarks" / "harness.py").is_file():
-        return None
-    if str(SOURCE_ROOT) not in sys.path:
-        sys.path.insert(0, str(SOURCE_ROOT))
-    import benchmarks.harness
-
-    return benchmarks.harness
-
-
 def command_bench(args: argparse.Namespace) -> int:
-    harness = _harness()
-    if harness is None:
-        return _error("bench needs a source checkout of outline-splitter (its benchmarks/ folder is not here)")
-    code: int = harness.run(args)
-    return code
+    from outline_splitter.bench import harness
+
+    return harness.run(args)
 
 
 # -- parser ---------------------------------------------------------------------------
@@ -355,13 +340,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser(
         "bench",
-        help="run the benchmark harness (needs a source checkout)",
-        description="Run outline-splitter and other splitters on the same corpora, print one table per corpus and "
-        "write benchmarks/results/latest.{json,md,png} and docs/benchmarks.md (as `make bench` does).",
+        help="compare splitters on the same documents (--corpus DIR: your own folder)",
+        description="Run outline-splitter and other splitters (the `bench` extra) on the same corpora, print one "
+        "table per corpus and write latest.{json,md,png} to --output-dir (default bench-results/).",
     )
-    harness = _harness()
-    if harness is not None:
-        harness.add_arguments(bench)
+    from outline_splitter.bench import harness
+
+    harness.add_arguments(bench)
     bench.set_defaults(handler=command_bench)
     return parser
 

@@ -183,6 +183,21 @@ def test_bench_runs_the_harness_on_a_folder(tree: Path):
     assert run("bench", "--corpus", tree / "nowhere", "--doc-type", "markdown").returncode == 2
 
 
+def test_bench_on_a_folder_never_writes_the_tracked_results(tree: Path):
+    tracked = [ROOT / "benchmarks" / "results" / "latest.json", ROOT / "docs" / "benchmarks.md"]
+    before = [path.read_bytes() for path in tracked]
+    options = ("--splitters", "outline-splitter", "--budgets", "16", "--no-memory")
+    done = run("bench", "--corpus", tree, "--doc-type", "markdown", *options, cwd=tree)
+    assert done.returncode == 0, done.stderr
+    assert (tree / "bench-results" / "latest.json").is_file()  # the untracked default, in this folder
+    into_tracked = run("bench", "--corpus", tree, "--doc-type", "markdown", *options, "--output-dir",
+                       ROOT / "benchmarks" / "results")  # fmt: skip
+    assert into_tracked.returncode == 2 and "only --update-docs" in into_tracked.stdout
+    docs_of_a_folder = run("bench", "--corpus", tree, "--doc-type", "markdown", *options, "--update-docs")
+    assert docs_of_a_folder.returncode == 2 and "does not take --corpus" in docs_of_a_folder.stdout
+    assert [path.read_bytes() for path in tracked] == before
+
+
 def test_text_output_applies_to_html_and_leaves_other_formats_as_source(tmp_path: Path):
     (tmp_path / "page.html").write_text("<h1>Title</h1><p>Hello <b>world</b>.</p>", encoding="utf-8")
     (tmp_path / "notes.md").write_text("# Notes\n\nSome *text*.\n", encoding="utf-8")

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.stdlib_modules import stdlib_module_paths
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.registry import FORMATS
 
-SHARED_CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+# ../shared/corpora beside the source checkout this package is in (the project's CI has it;
+# a clone or an installed wheel has not).
+SHARED_CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
 
 # The shared corpora: folder name -> doc type.
 SHARED_FOLDERS: dict[str, str] = {"markdown": "markdown", "html-spec": "html", "html-web": "html"}
@@ -78,3 +80,17 @@ def default_corpora(shared: Path = SHARED_CORPORA) -> list[Corpus]:
         if (shared / folder).is_dir()
     ]
     return [*corpora, stdlib_corpus()]
+
+
+def missing_shared_corpora(shared: Path = SHARED_CORPORA) -> list[Path]:
+    """The folders of `SHARED_FOLDERS` that are not under `shared`."""
+    return [shared / folder for folder in SHARED_FOLDERS if not (shared / folder).is_dir()]
+
+
+def shared_corpus(folder: str, shared: Path = SHARED_CORPORA) -> Path:
+    """`shared / folder`, for a script that measures that corpus alone; where it is missing
+    (a clone without ../shared), the script stops with a message saying so (`SystemExit`)."""
+    path = shared / folder
+    if not path.is_dir():
+        raise SystemExit(f"{path} is not here: this benchmark reads it (../shared/corpora comes with the project's CI)")
+    return path
