@@ -15,8 +15,10 @@ BENCH_STAMP := $(VENV)/.installed-bench
 EXTRAS := dev,langchain,llama-index,haystack,ray,stores,languages
 # A download cut short (seen as a hash mismatch) fails one attempt, so up to three are made.
 # (The extras are one variable: a comma written inside $(call ...) would split its argument.)
+# --no-compile: Python compiles a module when it is first imported; compiling every
+# installed module up front was a third of a cold `make demo` (60 -> 39 s, 13 -> 9 s CPU).
 PIP_INSTALL = for attempt in 1 2 3; do \
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '$(1)' && break; \
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile -e '$(1)' && break; \
 	test $$attempt -lt 3 || exit 1; echo "pip install failed; trying again"; done
 
 $(VENV)/bin/python:
