@@ -4,9 +4,9 @@
     outline-splitter outline README.md
     outline-splitter bench
 
-Exit codes: 0 success; 1 an unexpected failure; 2 a usage error or at least one input
+Exit codes: 0 success; 1 an unexpected failure; 2 a usage error, at least one input
 that could not be split (missing, unreadable, undecodable, unknown type), each reported
-on one line of stderr.
+on one line of stderr, or nothing to split (folders with no file of a known type).
 """
 
 from __future__ import annotations
@@ -210,6 +210,8 @@ def command_split(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     print(f"{PROG}: {tally.summary(inputs)}", file=sys.stderr)
+    if not tally.files and not tally.failed:
+        return _error("nothing was split: no file under the folders given has a known extension")
     return 2 if tally.failed else 0
 
 
@@ -243,6 +245,8 @@ def outline_tree(outline: OutlineNode, text: str, width: int) -> Any:
 def command_outline(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    if args.file.is_dir():
+        return _error(f"{args.file} is a directory: outline reads one file (split takes folders)")
     try:
         doc_type = doc_type_for_path(args.file) if args.doc_type == "auto" else args.doc_type
         try:
@@ -275,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Split documents into token-budgeted chunks along their structure, with exact offsets.",
-        epilog="Exit codes: 0 ok, 2 usage error or an input that could not be split, 1 anything else.",
+        epilog="Exit codes: 0 ok, 2 usage error, an input that could not be split or nothing split, 1 anything else.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -286,7 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="split files or folders into chunks (JSON Lines on stdout)",
         description="Split files, or every file of known extension under folders (recursively), into chunks. "
         "Writes one JSON object per chunk: source path, text, start_pos, end_pos, token_count, overlaps, metadata. "
-        "An input that cannot be split is reported on one stderr line and skipped (exit code 2 at the end).",
+        "An input that cannot be split is reported on one stderr line and skipped (exit code 2 at the end); "
+        "a run that splits no file at all (folders with no file of a known type) exits with 2 too.",
     )
     split.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders to split")
     add_option_flags(split)

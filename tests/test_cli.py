@@ -234,3 +234,22 @@ def test_only_other_formats_are_skipped_with_their_reason(tree: Path):
 def test_bad_workers_is_a_usage_error(tree: Path):
     done = run("split", tree, "--workers", "0")
     assert done.returncode == 2 and "--workers" in done.stderr and done.stdout == ""
+
+
+def test_a_run_that_splits_nothing_exits_non_zero(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "a.png").write_bytes(b"\x89PNG")
+    for folder in ("empty", "photos"):
+        done = run("split", tmp_path / folder)
+        assert done.returncode == 2, done.stderr
+        assert "nothing was split" in done.stderr and not done.stdout
+    (tmp_path / "photos" / "empty.md").write_text("", encoding="utf-8")  # a file split into no chunk is split
+    assert run("split", tmp_path / "photos").returncode == 0
+    assert "splits no file at all" in " ".join(run("split", "--help").stdout.split())
+
+
+def test_outline_of_a_directory_says_it_is_one(tree: Path):
+    done = run("outline", tree)
+    assert done.returncode == 2
+    assert f"{tree} is a directory" in done.stderr and "extension" not in done.stderr
