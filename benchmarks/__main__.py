@@ -1,5 +1,5 @@
-"""`python -m benchmarks`: the benchmark harness (see `benchmarks.harness`)."""
+"""`python -m benchmarks`: the benchmark harness (see `outline_splitter.bench.harness`)."""
 
-from benchmarks.harness import main
+from outline_splitter.bench.harness import main
 
 raise SystemExit(main())

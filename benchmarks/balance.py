@@ -24,8 +24,8 @@ from itertools import accumulate
 from pathlib import Path
 
 from benchmarks.lead_ins import trim_span
-from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import OutlineNode, OutlineTextSplitter, TextChunk
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 KINDS = frozenset({"list", "table", "section", "definition"})

@@ -14,8 +14,8 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import OutlineTextSplitter, TextChunk
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 
 SMALL = 10
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks.stdlib_modules import stdlib_module_paths
 from benchmarks.timing import best_per_document
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.registry import load_detector, resolve_doc_type
 from outline_splitter.tokens import load_encoding
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmarks.timing import best_per_document
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.corpora import shared_corpus
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "markdown"
 REPEATED = "x\n\n" * 13333
@@ -73,6 +74,7 @@ def row(
 
 
 def main() -> None:
+    shared_corpus("markdown")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budgets", type=int, nargs="+", default=[512, 4096])

@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from benchmarks.timing import best_per_document, cpu_seconds
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.corpora import shared_corpus
 from outline_splitter.detectors.html_text import extract_text
 from outline_splitter.tokens import TiktokenTokenizer
 
@@ -25,6 +26,7 @@ WHOLE_BLOCKS = "ol, ul, table, pre"
 
 
 def main() -> None:
+    shared_corpus("html-web")  # stops with a message on a clone without ../shared
     chunk_size = int(sys.argv[1]) if len(sys.argv) > 1 else 512
     pages = {path.name: path.read_text(encoding="utf-8") for path in sorted(CORPUS.glob("*.html"))}
     encoding = TiktokenTokenizer.from_name("cl100k_base").encoding

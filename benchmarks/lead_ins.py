@@ -20,6 +20,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from outline_splitter import OutlineTextSplitter, TextChunk
+from outline_splitter.bench.corpora import shared_corpus
 from outline_splitter.detectors.html import detect_html
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -127,6 +128,8 @@ def corpus_cases() -> Iterator[tuple[str, str, Callable[[str], Iterator[Pair]]]]
 
 
 def main() -> None:
+    shared_corpus("markdown")  # stops with a message on a clone without ../shared
+    shared_corpus("html-spec")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=256)
     parser.add_argument("--show", action="store_true", help="print each lead-in cut from its block")

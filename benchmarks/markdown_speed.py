@@ -16,6 +16,7 @@ from pathlib import Path
 
 from benchmarks.timing import best_per_document
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.corpora import shared_corpus
 from outline_splitter.detectors.markdown import _parser
 from outline_splitter.tokens import load_encoding
 
@@ -23,6 +24,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "markdown"
 
 
 def main() -> None:
+    shared_corpus("markdown")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=512)
     parser.add_argument("--repeat", type=int, default=5)

@@ -17,23 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 
 from outline_splitter import OutlineTextSplitter, TextChunk
-from outline_splitter.detectors.html_text import extract_text
+from outline_splitter.bench.corpora import FORMS, plain_texts, shared_corpus
 
-PAGES = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "html-web-expected"
-FORMS = ("paragraphs", "flat", "paragraphs, lower case", "flat, lower case")
 # A text that ends a sentence: terminal punctuation, then closing quotes, brackets or citation marks.
 _ENDS_SENTENCE = re.compile(r"""[.!?…。！？।॥؟۔](?:["'”’»)\]」』》】）]|\[[^\[\]]{1,24}\])*$""")
 _SENTENCE_END = re.compile(r"""[.!?…。！？।॥؟۔](?:["'”’»)\]」』》】）]|\[[^\[\]]{1,24}\])*(?:\s|(?<=[。！？]))""")
-
-
-def plain_texts(form: str, pages: Path = PAGES) -> list[str]:
-    """The corpus in one of `FORMS` (the pages of `pages`, sorted by name)."""
-    texts = [extract_text(path.read_text(encoding="utf-8")) for path in sorted(pages.glob("*.html"))]
-    texts = [" ".join(t.split()) if form.startswith("flat") else t.replace("\n", "\n\n") for t in texts]
-    return [t.lower() for t in texts] if form.endswith("lower case") else texts
 
 
 @dataclass
@@ -79,6 +69,7 @@ def score_sentences(
 
 
 def main() -> None:
+    pages = shared_corpus("html-web-expected")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=256)
     parser.add_argument("--show", action="store_true", help="print the text around each boundary inside a sentence")
@@ -86,7 +77,7 @@ def main() -> None:
     splitter = OutlineTextSplitter(doc_type="text", chunk_size=args.budget)
     for form in FORMS:
         score = SentenceScore()
-        for text in plain_texts(form):
+        for text in plain_texts(form, pages):
             found = score_sentences(text, splitter.split(text), splitter.tokenizer.count, args.budget, score)
             if args.show:
                 print("\n".join(f"  {line}" for line in found))

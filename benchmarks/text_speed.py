@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks.plain_text import FORMS, plain_texts
 from benchmarks.timing import best_per_document
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.corpora import FORMS, plain_texts, shared_corpus
 from outline_splitter.tokens import load_encoding
 
 
 def main() -> None:
+    pages = shared_corpus("html-web-expected")  # stops with a message on a clone without ../shared
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=512)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    texts = [text for form in FORMS for text in plain_texts(form)]
+    texts = [text for form in FORMS for text in plain_texts(form, pages)]
     encoding = load_encoding("cl100k_base")
     splitter = OutlineTextSplitter(doc_type="text", chunk_size=args.budget)
     splitter.split(texts[0])  # load the tokenizer tables outside the timing

@@ -4,9 +4,9 @@
     outline-splitter outline README.md
     outline-splitter bench
 
-Exit codes: 0 success; 1 an unexpected failure; 2 a usage error or at least one input
+Exit codes: 0 success; 1 an unexpected failure; 2 a usage error, at least one input
 that could not be split (missing, unreadable, undecodable, unknown type), each reported
-on one line of stderr.
+on one line of stderr, or nothing to split (folders with no file of a known type).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from outline_splitter.splitter import OutlineTextSplitter
 PROG = "outline-splitter"
 # A single file at least this large gets a progress bar too (splitting it takes a while).
 LARGE_INPUT_BYTES = 1_000_000
-SOURCE_ROOT = Path(__file__).resolve().parents[1]
 
 
 # -- split ----------------------------------------------------------------------------
@@ -211,6 +210,8 @@ def command_split(args: argparse.Namespace) -> int:
         if out is not sys.stdout:
             out.close()
     print(f"{PROG}: {tally.summary(inputs)}", file=sys.stderr)
+    if not tally.files and not tally.failed:
+        return _error("nothing was split: no file under the folders given has a known extension")
     return 2 if tally.failed else 0
 
 
@@ -244,6 +245,8 @@ def outline_tree(outline: OutlineNode, text: str, width: int) -> Any:
 def command_outline(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    if args.file.is_dir():
+        return _error(f"{args.file} is a directory: outline reads one file (split takes folders)")
     try:
         doc_type = doc_type_for_path(args.file) if args.doc_type == "auto" else args.doc_type
         try:
@@ -262,24 +265,10 @@ def command_outline(args: argparse.Namespace) -> int:
 # -- bench ----------------------------------------------------------------------------
 
 
-def _harness() -> Any:
-    """`benchmarks.harness` from the source checkout this package runs from, or None
-    (an installed wheel has no benchmarks: they need the checkout and its corpora)."""
-    if not (SOURCE_ROOT / "benchmarks" / "harness.py").is_file():
-        return None
-    if str(SOURCE_ROOT) not in sys.path:
-        sys.path.insert(0, str(SOURCE_ROOT))
-    import benchmarks.harness
-
-    return benchmarks.harness
-
-
 def command_bench(args: argparse.Namespace) -> int:
-    harness = _harness()
-    if harness is None:
-        return _error("bench needs a source checkout of outline-splitter (its benchmarks/ folder is not here)")
-    code: int = harness.run(args)
-    return code
+    from outline_splitter.bench import harness
+
+    return harness.run(args)
 
 
 # -- parser ---------------------------------------------------------------------------
@@ -290,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Split documents into token-budgeted chunks along their structure, with exact offsets.",
-        epilog="Exit codes: 0 ok, 2 usage error or an input that could not be split, 1 anything else.",
+        epilog="Exit codes: 0 ok, 2 usage error, an input that could not be split or nothing split, 1 anything else.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -301,7 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="split files or folders into chunks (JSON Lines on stdout)",
         description="Split files, or every file of known extension under folders (recursively), into chunks. "
         "Writes one JSON object per chunk: source path, text, start_pos, end_pos, token_count, overlaps, metadata. "
-        "An input that cannot be split is reported on one stderr line and skipped (exit code 2 at the end).",
+        "An input that cannot be split is reported on one stderr line and skipped (exit code 2 at the end); "
+        "a run that splits no file at all (folders with no file of a known type) exits with 2 too.",
     )
     split.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders to split")
     add_option_flags(split)
@@ -355,13 +345,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser(
         "bench",
-        help="run the benchmark harness (needs a source checkout)",
-        description="Run outline-splitter and other splitters on the same corpora, print one table per corpus and "
-        "write benchmarks/results/latest.{json,md,png} and docs/benchmarks.md (as `make bench` does).",
+        help="compare splitters on the same documents (--corpus DIR: your own folder)",
+        description="Run outline-splitter and other splitters (the `bench` extra) on the same corpora, print one "
+        "table per corpus and write latest.{json,md,png} to --output-dir (default bench-results/).",
     )
-    harness = _harness()
-    if harness is not None:
-        harness.add_arguments(bench)
+    from outline_splitter.bench import harness
+
+    harness.add_arguments(bench)
     bench.set_defaults(handler=command_bench)
     return parser
 

@@ -3,7 +3,8 @@
 `FORMATS` is the one table to read: a doc type's name, where its detector lives, the
 aliases it answers to and the file extensions `doc_type="auto"` maps to it. Detectors
 are imported on first use, so a format's dependencies cost nothing until it is used.
-Third-party packages add formats through the `outline_splitter.detectors` entry-point
+With `tree-sitter-language-pack` installed (the `languages` extra), every language it
+offers is a doc type too. Third-party packages add formats through the `outline_splitter.detectors` entry-point
 group (name: the doc type; value: `module:function`, a function `str -> Node` whose
 nodes carry their traits: see "How to add a format" in docs/design.md).
 """
@@ -153,6 +154,12 @@ def _formats_by_name() -> dict[str, DocFormat]:
             table[alias] = fmt
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         table.setdefault(entry.name, DocFormat(entry.name, entry.value))
+    # every other language tree-sitter-language-pack offers, where it is installed (the
+    # `languages` extra): an outline from its grammar's node types (detectors/code/generic.py)
+    from outline_splitter.detectors.code import pack_languages
+
+    for language in sorted(pack_languages()):
+        table.setdefault(language, _code(language, ()))
     return table
 
 
@@ -165,7 +172,12 @@ def resolve_doc_type(doc_type: str) -> DocFormat:
     """The format for a doc type name or alias; `ValueError` naming `doc_type` otherwise."""
     fmt = _formats_by_name().get(doc_type.lower()) if isinstance(doc_type, str) else None
     if fmt is None:
-        raise ValueError(f"doc_type {doc_type!r} is not known; allowed values: {', '.join(doc_types())}")
+        from outline_splitter.detectors.code import PACK_EXTRA, pack_languages
+
+        more = "" if pack_languages() else (
+            f" (tree-sitter-language-pack, pip install 'outline-splitter[{PACK_EXTRA}]', adds more code languages)"
+        )
+        raise ValueError(f"doc_type {doc_type!r} is not known; allowed values: {', '.join(doc_types())}{more}")
     return fmt
 
 

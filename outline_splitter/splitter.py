@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Unpack
 
 from outline_splitter.documents import (
@@ -397,7 +397,8 @@ def _mark_header_levels(root: Node, levels: tuple[int, ...]) -> None:
 
 def _check_text(text: object) -> None:
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
+        hint = f" (to split the file {str(text)!r}, call split_file)" if isinstance(text, PurePath) else ""
+        raise TypeError(f"text must be a str, not {type(text).__name__}{hint}")
 
 
 with_option_parameters(OutlineTextSplitter.__init__)

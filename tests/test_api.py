@@ -159,3 +159,16 @@ def test_split_file_drops_a_bom_and_counts_offsets_after_it(tmp_path, encoding, 
     assert chunks[0].start_pos == 0 and chunks[0].text == text[chunks[0].start_pos : chunks[0].end_pos]
     assert chunks[0].text.startswith("# Title")
 
+
+
+def test_splitting_a_path_points_to_split_file(tmp_path):
+    from pathlib import Path
+
+    path = tmp_path / "notes.md"
+    path.write_text("# Notes\n\nText.\n", encoding="utf-8")
+    splitter = OutlineTextSplitter(chunk_size=64)
+    with pytest.raises(TypeError, match="split_file"):
+        splitter.split(Path(path))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"text must be a str, not bytes$"):
+        splitter.split(b"# Notes")  # type: ignore[arg-type]
+    assert [c.text for c in splitter.split_file(path)] == ["# Notes\n\nText."]

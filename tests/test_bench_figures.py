@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import figures
-from benchmarks.ground_truth import (
+from outline_splitter.bench import figures
+from outline_splitter.bench.ground_truth import (
     chunk_stream,
     html_structure,
     markdown_structure,
@@ -13,7 +13,7 @@ from benchmarks.ground_truth import (
     sentences_of,
     squash,
 )
-from benchmarks.peers import PEERS, Unavailable
+from outline_splitter.bench.peers import PEERS, Unavailable
 
 
 def words(text: str) -> int:

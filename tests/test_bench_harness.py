@@ -3,12 +3,16 @@ that are unavailable, fail or run too long become rows with the reason."""
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
-from benchmarks.corpora import Corpus, Document
-from benchmarks.harness import report, run_corpus
-from benchmarks.peers import OUTLINE, PEERS, Peer
+import pytest
+
+from outline_splitter.bench import harness
+from outline_splitter.bench.corpora import SHARED_FOLDERS, Corpus, Document, missing_shared_corpora, shared_corpus
+from outline_splitter.bench.harness import report, run_corpus
+from outline_splitter.bench.peers import OUTLINE, PEERS, Peer
 
 DOCS = (
     Document(Path("one.md"), "# One\n\nA first sentence. A second one.\n\n- a\n- b\n"),
@@ -72,8 +76,7 @@ def test_no_run_starts_after_the_deadline():
 
 
 def test_the_default_corpora_have_plain_text_split_as_text(tmp_path):
-    from benchmarks.corpora import PLAIN_TEXT_CORPUS, PLAIN_TEXT_PAGES, default_corpora
-    from benchmarks.plain_text import FORMS
+    from outline_splitter.bench.corpora import FORMS, PLAIN_TEXT_CORPUS, PLAIN_TEXT_PAGES, default_corpora
 
     pages = tmp_path / PLAIN_TEXT_PAGES
     pages.mkdir()
@@ -86,3 +89,26 @@ def test_the_default_corpora_have_plain_text_split_as_text(tmp_path):
     assert texts[0] == "Title\n\nOne. Two.\n\nThree." and texts[1] == "Second page."
     assert texts[len(FORMS) * 2 - 1] == "second page." and "\n" not in texts[3]
     assert PLAIN_TEXT_CORPUS not in {corpus.name for corpus in default_corpora(tmp_path / "none")}
+
+
+def test_the_harness_names_the_shared_corpora_that_are_missing(tmp_path: Path, monkeypatch):
+    assert missing_shared_corpora(tmp_path) == [tmp_path / folder for folder in SHARED_FOLDERS]
+    (tmp_path / "markdown").mkdir()
+    assert tmp_path / "markdown" not in missing_shared_corpora(tmp_path)
+    monkeypatch.setattr(harness, "default_corpora", lambda: [Corpus("tiny", "markdown", DOCS)])
+    monkeypatch.setattr(harness, "missing_shared_corpora", lambda: [tmp_path / "html-web"])
+    parser = argparse.ArgumentParser()
+    harness.add_arguments(parser)
+    args = parser.parse_args(["--splitters", "outline-splitter", "--budgets", "64", "--no-memory"])
+    args.output_dir = tmp_path / "out"
+    said: list[str] = []
+    assert harness.run(args, echo=said.append) == 0
+    assert any(line.startswith(f"{tmp_path / 'html-web'} is not here") for line in said)
+    assert (tmp_path / "out" / "latest.json").is_file()
+
+
+def test_a_benchmark_of_one_shared_corpus_stops_with_a_message_where_it_is_missing(tmp_path: Path):
+    (tmp_path / "markdown").mkdir()
+    assert shared_corpus("markdown", tmp_path) == tmp_path / "markdown"
+    with pytest.raises(SystemExit, match=r"html-web is not here"):
+        shared_corpus("html-web", tmp_path)

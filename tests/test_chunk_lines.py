@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.packing.lines import LineIndex
 from tests.conftest import corpus_files
 from tests.invariants import assert_line_numbers

@@ -183,6 +183,21 @@ def test_bench_runs_the_harness_on_a_folder(tree: Path):
     assert run("bench", "--corpus", tree / "nowhere", "--doc-type", "markdown").returncode == 2
 
 
+def test_bench_on_a_folder_never_writes_the_tracked_results(tree: Path):
+    tracked = [ROOT / "benchmarks" / "results" / "latest.json", ROOT / "docs" / "benchmarks.md"]
+    before = [path.read_bytes() for path in tracked]
+    options = ("--splitters", "outline-splitter", "--budgets", "16", "--no-memory")
+    done = run("bench", "--corpus", tree, "--doc-type", "markdown", *options, cwd=tree)
+    assert done.returncode == 0, done.stderr
+    assert (tree / "bench-results" / "latest.json").is_file()  # the untracked default, in this folder
+    into_tracked = run("bench", "--corpus", tree, "--doc-type", "markdown", *options, "--output-dir",
+                       ROOT / "benchmarks" / "results")  # fmt: skip
+    assert into_tracked.returncode == 2 and "only --update-docs" in into_tracked.stdout
+    docs_of_a_folder = run("bench", "--corpus", tree, "--doc-type", "markdown", *options, "--update-docs")
+    assert docs_of_a_folder.returncode == 2 and "does not take --corpus" in docs_of_a_folder.stdout
+    assert [path.read_bytes() for path in tracked] == before
+
+
 def test_text_output_applies_to_html_and_leaves_other_formats_as_source(tmp_path: Path):
     (tmp_path / "page.html").write_text("<h1>Title</h1><p>Hello <b>world</b>.</p>", encoding="utf-8")
     (tmp_path / "notes.md").write_text("# Notes\n\nSome *text*.\n", encoding="utf-8")
@@ -219,3 +234,22 @@ def test_only_other_formats_are_skipped_with_their_reason(tree: Path):
 def test_bad_workers_is_a_usage_error(tree: Path):
     done = run("split", tree, "--workers", "0")
     assert done.returncode == 2 and "--workers" in done.stderr and done.stdout == ""
+
+
+def test_a_run_that_splits_nothing_exits_non_zero(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / "a.png").write_bytes(b"\x89PNG")
+    for folder in ("empty", "photos"):
+        done = run("split", tmp_path / folder)
+        assert done.returncode == 2, done.stderr
+        assert "nothing was split" in done.stderr and not done.stdout
+    (tmp_path / "photos" / "empty.md").write_text("", encoding="utf-8")  # a file split into no chunk is split
+    assert run("split", tmp_path / "photos").returncode == 0
+    assert "splits no file at all" in " ".join(run("split", "--help").stdout.split())
+
+
+def test_outline_of_a_directory_says_it_is_one(tree: Path):
+    done = run("outline", tree)
+    assert done.returncode == 2
+    assert f"{tree} is a directory" in done.stderr and "extension" not in done.stderr

@@ -1,4 +1,4 @@
-"""Golden tests over 40 standard-library modules (`benchmarks/stdlib_modules.py`).
+"""Golden tests over 40 standard-library modules (`outline_splitter/bench/stdlib_modules.py`).
 
 The definitions and their comments and decorators come from `ast` and `tokenize`
 (`benchmarks/code_attachment.py`), not from the detector under test.
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.code_attachment import AttachmentScore, score_python_chunks
-from benchmarks.stdlib_modules import STDLIB_MODULES, stdlib_module_paths
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.bench.stdlib_modules import STDLIB_MODULES, stdlib_module_paths
 from tests.invariants import assert_source_chunks
 
 

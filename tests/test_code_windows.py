@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import outline_splitter.detectors.code as code
 import outline_splitter.detectors.code.offsets as offsets
 import outline_splitter.detectors.code.outline as outline
-from benchmarks.stdlib_modules import stdlib_module_paths
 from outline_splitter import pages
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.nodes import Node
 from outline_splitter.registry import load_detector, resolve_doc_type
 from tests.test_code_detector import FIXTURES, LANGUAGES

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,11 +27,13 @@ def test_importing_a_detector_loads_neither_the_splitter_nor_pydantic_nor_tiktok
     assert json.loads(result.stdout) == []
 
 
-def test_the_wheel_installs_only_the_project_package(tmp_path: Path) -> None:
-    # built from a copy: an in-tree build leaves a build/ folder whose stale files a later
-    # build would package
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built from a copy: an in-tree build leaves a build/ folder whose
+    stale files a later build would package."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     project = tmp_path / "project"
-    junk = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "tests")
+    junk = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "tests", "bench-results")
     shutil.copytree(ROOT, project, symlinks=True, ignore=junk)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path), "."],
@@ -36,7 +41,11 @@ def test_the_wheel_installs_only_the_project_package(tmp_path: Path) -> None:
         cwd=project,
         capture_output=True,
     )
-    (wheel,) = tmp_path.glob("*.whl")
+    (built,) = tmp_path.glob("*.whl")
+    return built
+
+
+def test_the_wheel_installs_only_the_project_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top_level = {name.split("/", 1)[0] for name in names if not name.split("/", 1)[0].endswith(".dist-info")}
     assert top_level == {"outline_splitter"}
@@ -44,6 +53,35 @@ def test_the_wheel_installs_only_the_project_package(tmp_path: Path) -> None:
     assert "outline_splitter/detectors/code/languages.py" in names
     assert "outline_splitter/detectors/markdown.py" in names
     assert not any(name.startswith("detectors/") for name in names)
+
+
+def test_bench_on_a_folder_runs_from_the_wheel(wheel: Path, tmp_path: Path) -> None:
+    # the wheel's package, not the checkout's (its dependencies from this environment)
+    installed = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(installed), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nFirst document. It has two sentences.\n\n- one\n- two\n", encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    probe = (
+        "import sys, outline_splitter, outline_splitter.cli as cli\n"
+        "print(outline_splitter.__file__, file=sys.stderr)\n"
+        "sys.exit(cli.main(sys.argv[1:]))\n"
+    )
+    command = [sys.executable, "-c", probe, "bench", "--corpus", str(docs), "--doc-type", "markdown"]
+    command += ["--splitters", "outline-splitter", "--budgets", "32", "--no-memory"]
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=work, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(str(installed))
+    assert "| outline-splitter | 32 |" in done.stdout
+    rows = json.loads((work / "bench-results" / "latest.json").read_text(encoding="utf-8"))["rows"]
+    assert [(row["splitter"], row["status"]) for row in rows] == [("outline-splitter", "ok")]
 
 
 def test_the_token_modules_import_each_other_without_a_cycle() -> None:

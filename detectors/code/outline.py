@@ -184,6 +184,17 @@ def _last_row(node: SyntaxNode) -> int:
     return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
+def _unwrapped(node: SyntaxNode, transparent: frozenset[str]) -> SyntaxNode:
+    """The node inside `node` that has its span, where `node` is of a `transparent` type
+    and holds no other named node: such a wrapper adds no level to the outline."""
+    while node.type in transparent and node.named_child_count == 1:
+        inner = node.named_children[0]
+        if inner.start_byte != node.start_byte or inner.end_byte != node.end_byte:
+            break
+        node = inner
+    return node
+
+
 class CodeOutline:
     """Builds the outline of one source text (see the module docstring)."""
 
@@ -495,6 +506,7 @@ class CodeOutline:
     def _inner_blocks(self, node: SyntaxNode, limit: int) -> list[Node]:
         """The members of the blocks inside a statement (or expression), in order."""
         out: list[Node] = []
+        node = _unwrapped(node, self.language.transparent)
         bodies = self.language.bodies
         comments = self.language.comments
         pending: list[SyntaxNode] = []  # comments before a block (Python: `if x:` then a comment line)

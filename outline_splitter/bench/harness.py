@@ -1,8 +1,10 @@
 """Run every splitter on the same corpora in one process and report the figures.
 
-`python -m benchmarks` (or `outline-splitter bench`, or `make bench`) prints one table per
-corpus and writes `benchmarks/results/latest.json`, `latest.md`, `latest.png` and
-`docs/benchmarks.md`. Each splitter is timed once per budget over the whole corpus (a
+`outline-splitter bench` (or `python -m benchmarks`, or `make bench`) prints one table per
+corpus and writes `latest.json`, `latest.md` and `latest.png` to `bench-results/` (in the
+current folder; a checkout ignores it), or where `--output-dir` says. Only `--update-docs`
+(`make bench-docs`, in a source checkout, on the default corpora) writes the tracked
+`benchmarks/results/latest.*` and `docs/benchmarks.md`. Each splitter is timed once per budget over the whole corpus (a
 corpus is megabytes, so one pass is far above timer noise), and at the largest budget
 run once more under `tracemalloc` on the corpus's largest document for the peak memory.
 The corpora (`benchmarks/corpora.py`): ../shared/corpora's Markdown, HTML spec and web
@@ -31,10 +33,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks import figures
-from benchmarks.corpora import Corpus, default_corpora, folder_corpus
-from benchmarks.ground_truth import Structure, chunk_stream, structure_for
-from benchmarks.peers import OUTLINE, PEERS, Chunker, Peer, Unavailable, quiet_peers
+from outline_splitter.bench import figures
+from outline_splitter.bench.corpora import Corpus, default_corpora, folder_corpus, missing_shared_corpora
+from outline_splitter.bench.ground_truth import Structure, chunk_stream, structure_for
+from outline_splitter.bench.peers import OUTLINE, PEERS, Chunker, Peer, Unavailable, quiet_peers
 from outline_splitter.tokens import load_encoding
 
 BUDGETS = (128, 256, 512)
@@ -42,9 +44,11 @@ TIMEOUT_SECONDS = 30.0
 # `make bench` must finish within 10 minutes on 2 cores, installs included: past this
 # many seconds of harness time the remaining runs are skipped (with that reason).
 MAX_SECONDS = 480.0
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
+# The source checkout this package is in (an installed wheel has no benchmarks/ or docs/ beside it).
+ROOT = Path(__file__).resolve().parents[2]
+TRACKED_RESULTS = ROOT / "benchmarks" / "results"
 DOCS = ROOT / "docs" / "benchmarks.md"
+RESULTS = Path("bench-results")
 
 # The integrity figures shown for each doc type (ground-truth unit kinds).
 UNIT_KINDS: dict[str, tuple[str, ...]] = {
@@ -446,9 +450,12 @@ def docs_page(
 
 `make bench` (or `outline-splitter bench`) runs outline-splitter and the splitters people
 use today on the same documents, in one process, with the same tokenizer (cl100k_base),
-the same budgets ({", ".join(str(b) for b in BUDGETS)} tokens) and no overlap; it writes
-`benchmarks/results/latest.json`, `latest.md` (every budget) and `latest.png`.
-`python -m benchmarks --corpus DIR --doc-type T` runs it on your own folder.
+the same budgets ({", ".join(str(b) for b in BUDGETS)} tokens) and no overlap, on the shared
+corpora that are there (it names those that are not) and 40 standard-library modules; it
+writes `latest.json`, `latest.md` (every budget) and `latest.png` to the untracked
+`bench-results/`. `make bench-docs` writes this page and `benchmarks/results/latest.*`.
+`outline-splitter bench --corpus DIR --doc-type T` runs it on your own folder (from a
+wheel too, with the `bench` extra for the other splitters).
 
 Measured {when} on {where}.
 
@@ -469,8 +476,8 @@ Measured {when} on {where}.
 - **mid-sentence**: share of chunk boundaries that fall inside a sentence of a paragraph.
 - **heading orphans**: chunks that end with a heading whose body is in the next chunk.
 
-Each figure is defined in one docstring in `benchmarks/figures.py`; ground truth in
-`benchmarks/ground_truth.py`. Splitters that cannot run here are listed under their table
+Each figure is defined in one docstring in `outline_splitter/bench/figures.py`; ground truth in
+`outline_splitter/bench/ground_truth.py`. Splitters that cannot run here are listed under their table
 with the reason.
 
 ## Results at {budget} tokens
@@ -482,7 +489,7 @@ with the reason.
 def _scaling_section() -> str:
     """The Scaling section `make bench-scale` last wrote (benchmarks/scale.py), kept when
     this page is rewritten."""
-    path = RESULTS / "scale.md"
+    path = TRACKED_RESULTS / "scale.md"
     return "\n" + path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
@@ -522,13 +529,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"start no run after this many seconds; the rest are listed as skipped (default {MAX_SECONDS:.0f})",
     )
-    parser.add_argument("--output-dir", type=Path, default=RESULTS, help=f"where latest.* go (default: {RESULTS})")
-    parser.add_argument("--no-docs", action="store_true", help="do not rewrite docs/benchmarks.md")
+    parser.add_argument(
+        "--output-dir", type=Path, default=RESULTS, help=f"where latest.* go (default: {RESULTS}/ in this folder)"
+    )
+    parser.add_argument(
+        "--update-docs",
+        action="store_true",
+        help="write the tracked benchmarks/results/latest.* and docs/benchmarks.md of the source checkout instead"
+        " (the default corpora only; `make bench-docs`)",
+    )
 
 
 def run(args: argparse.Namespace, echo: Echo = print) -> int:
     """Run the harness as `args` say; returns the exit code."""
     quiet_peers()
+    output_dir, docs = args.output_dir, None
+    if args.update_docs:
+        if args.corpus is not None:
+            echo("error: --update-docs writes the default corpora's results; it does not take --corpus")
+            return 2
+        if not DOCS.parent.is_dir() or not TRACKED_RESULTS.is_dir():
+            echo(f"error: --update-docs needs a source checkout ({DOCS.parent} is not here)")
+            return 2
+        output_dir, docs = TRACKED_RESULTS, DOCS
+    elif _same_folder(output_dir, TRACKED_RESULTS):
+        echo(f"error: {TRACKED_RESULTS} holds the tracked results: only --update-docs writes there")
+        return 2
     if args.corpus is not None:
         if not args.doc_type:
             echo("error: --corpus needs --doc-type")
@@ -539,6 +565,8 @@ def run(args: argparse.Namespace, echo: Echo = print) -> int:
         corpora = [folder_corpus(args.corpus, args.doc_type)]
     else:
         corpora = default_corpora()
+        for folder in missing_shared_corpora():
+            echo(f"{folder} is not here: its corpus is skipped (../shared/corpora comes with the project's CI)")
     peers = [p for p in PEERS if not args.splitters or any(w.lower() in p.name.lower() for w in args.splitters)]
     budgets = sorted(set(args.budgets))
     if not peers or not budgets or min(budgets) < 1:
@@ -558,13 +586,17 @@ def run(args: argparse.Namespace, echo: Echo = print) -> int:
         )
         rows += corpus_rows
         echo(f"\n### {corpus.name}\n\n{table(corpus_rows, corpus.doc_type)}")
-    docs = None if args.no_docs or args.corpus is not None else DOCS
-    write_results(rows, corpora, budgets, args.output_dir, docs, echo)
+    write_results(rows, corpora, budgets, output_dir, docs, echo)
     echo(f"done in {time.perf_counter() - started:.0f} s")
     return 0
 
 
+def _same_folder(one: Path, other: Path) -> bool:
+    return one.resolve() == other.resolve()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m benchmarks`: the harness's command line; returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))

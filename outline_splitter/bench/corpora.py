@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.stdlib_modules import stdlib_module_paths
+from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.registry import FORMATS
 
-SHARED_CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+# ../shared/corpora beside the source checkout this package is in (the project's CI has it;
+# a clone or an installed wheel has not).
+SHARED_CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
 
 # The shared corpora: folder name -> doc type.
 SHARED_FOLDERS: dict[str, str] = {"markdown": "markdown", "html-spec": "html", "html-web": "html"}
@@ -72,12 +74,25 @@ def stdlib_corpus() -> Corpus:
     return Corpus(STDLIB_CORPUS, "python", read_documents(paths))
 
 
-def plain_text_corpus(shared: Path = SHARED_CORPORA) -> Corpus | None:
-    """Plain text, split as `text`: `benchmarks.plain_text`'s stand-in corpus (the
-    readable text of the pages of html-web-expected, in each of its `FORMS`, as
-    `python -m benchmarks.text_speed` splits it); None where those pages are missing."""
-    from benchmarks.plain_text import FORMS, plain_texts
+# No plain-text corpus ships with the project: the readable text of the html-web-expected
+# pages stands in, with its blocks as paragraphs and flattened to one line (as scraped text
+# and transcripts come), each as written and lower-cased (as much scraped text comes).
+FORMS = ("paragraphs", "flat", "paragraphs, lower case", "flat, lower case")
 
+
+def plain_texts(form: str, pages: Path) -> list[str]:
+    """The plain-text corpus in one of `FORMS` (the pages of `pages`, sorted by name)."""
+    from outline_splitter.detectors.html_text import extract_text
+
+    texts = [extract_text(path.read_text(encoding="utf-8")) for path in sorted(pages.glob("*.html"))]
+    texts = [" ".join(t.split()) if form.startswith("flat") else t.replace("\n", "\n\n") for t in texts]
+    return [t.lower() for t in texts] if form.endswith("lower case") else texts
+
+
+def plain_text_corpus(shared: Path = SHARED_CORPORA) -> Corpus | None:
+    """Plain text, split as `text`: the stand-in corpus (the readable text of the pages of
+    html-web-expected, in each of `FORMS`, as `python -m benchmarks.text_speed` splits
+    it); None where those pages are missing."""
     folder = shared / PLAIN_TEXT_PAGES
     pages = sorted(folder.glob("*.html"))
     if not pages:
@@ -100,3 +115,17 @@ def default_corpora(shared: Path = SHARED_CORPORA) -> list[Corpus]:
     ]
     plain = plain_text_corpus(shared)
     return [*corpora, *([plain] if plain is not None else []), stdlib_corpus()]
+
+
+def missing_shared_corpora(shared: Path = SHARED_CORPORA) -> list[Path]:
+    """The folders of `SHARED_FOLDERS` that are not under `shared`."""
+    return [shared / folder for folder in SHARED_FOLDERS if not (shared / folder).is_dir()]
+
+
+def shared_corpus(folder: str, shared: Path = SHARED_CORPORA) -> Path:
+    """`shared / folder`, for a script that measures that corpus alone; where it is missing
+    (a clone without ../shared), the script stops with a message saying so (`SystemExit`)."""
+    path = shared / folder
+    if not path.is_dir():
+        raise SystemExit(f"{path} is not here: this benchmark reads it (../shared/corpora comes with the project's CI)")
+    return path

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from benchmarks.ground_truth import Unit
+from outline_splitter.bench.ground_truth import Unit
 
 
 def throughput(seconds: float, megabytes: float) -> float:
