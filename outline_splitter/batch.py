@@ -214,8 +214,7 @@ class Splitters:
         try:
             return SplitResult(job.number, job.source, self._chunks(job))
         except Exception as exc:  # an item's failure is its result, never the run's
-            error = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
-            return SplitResult(job.number, job.source, error=error)
+            return SplitResult(job.number, job.source, error=failure_message(exc))
 
     def _chunks(self, job: _Job) -> list[TextChunk]:
         if job.path is None:
@@ -227,6 +226,13 @@ class Splitters:
         for chunk in chunks:
             chunk.metadata["source"] = job.path
         return chunks
+
+
+def failure_message(exc: Exception) -> str:
+    """Why an item failed, as its result (or Ray's error row) says it: an input's own
+    reason (`"no such file or directory"`, `"cannot decode as utf-8 (...)"`), else the
+    exception's type and message."""
+    return str(exc) if isinstance(exc, (InputError, UndecodableError)) else f"{type(exc).__name__}: {exc}"
 
 
 def read_path(path: Path, encoding: str) -> str:
