@@ -15,6 +15,7 @@ worker, one per doc type, on first use.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Any, Unpack
 
@@ -29,7 +30,7 @@ from outline_splitter.jobs import (
     read_path,
 )
 from outline_splitter.options import SplitterKwargs, with_option_parameters
-from outline_splitter.pool import Pool
+from outline_splitter.pool import Pool, StartFailed
 
 __all__ = [
     "InputError",
@@ -45,6 +46,11 @@ __all__ = [
 # Items taken from the input and not yet yielded, per worker: enough that a slow item in
 # ordered mode does not leave the other workers idle at once, small enough to stay flat.
 _WINDOW_PER_WORKER = 4
+# With the default workers this process splits too, and starts its helpers (one fewer
+# than the cores) only once it has split for this many seconds: a spawned worker costs
+# about half a second of CPU before it splits anything (several on a busy machine),
+# which a short batch never earns back.
+_HELPERS_AFTER = 0.5
 
 
 def split_many(
@@ -66,27 +72,32 @@ def split_many(
     `tokenizer`, ...); `output` applies to the formats that have that mode (HTML's
     `"text"`), the others are split as source, so one batch can mix formats.
 
-    `workers`: processes (default: the cores this process may use); `1` splits in this
-    process, for debugging. With more, `splitter_args` must pickle (a tokenizer that is
-    a lambda cannot). Results come in input order, or as they finish with
+    `workers`: `N` splits in `N` worker processes, each item in a process of its own (so
+    an item that kills its worker fails alone); `1` splits in this process, for
+    debugging. The default (None) is never slower than one worker: this process
+    splits the items itself, and only once it has split for half a second (the cost of
+    starting a worker) does it start helpers, one fewer than the cores it may use,
+    which take items as soon as they are ready while it goes on splitting too (an item
+    it splits itself is not isolated). With more than one, `splitter_args` must pickle
+    (a tokenizer that is a lambda cannot). Results come in input order, or as they finish with
     `ordered=False`. An item that fails (unsupported type, missing or undecodable file,
     unknown extension, a worker that died on it) gives a result with `error` set and the
     run goes on; with `strict=True` it raises `SplitError` instead. Bad arguments raise
     `ValueError` at once. Closing the iterator (or leaving a `for` loop over it and
     dropping it) stops the workers.
     """
-    workers = _worker_count(workers)
+    count = _worker_count(workers)
     if not isinstance(encoding, str) or not encoding:
         raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
     state = Splitters(dict(splitter_args), encoding)  # validates splitter_args here, not per item
     jobs = make_jobs(items, state.default_doc_type)
-    if workers == 1:
+    if count == 1:
         return _in_process(jobs, state, strict)
-    return _in_pool(jobs, workers, ordered, strict, (dict(splitter_args), encoding))
+    return _in_pool(jobs, count, ordered, strict, (dict(splitter_args), encoding), state if workers is None else None)
 
 
 def default_workers() -> int:
-    """The worker count `workers=None` means: the cores this process may run on."""
+    """The processes `workers=None` splits on at most: the cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -114,46 +125,105 @@ def _in_process(
 # -- the pool ---------------------------------------------------------------------
 
 
+class _Schedule:
+    """The input taken as jobs within the window, and the results not yet yielded."""
+
+    def __init__(self, jobs: Iterator[Job | SplitResult], window: int, ordered: bool, pool: Pool) -> None:
+        self._jobs = jobs
+        self._window = window
+        self._ordered = ordered
+        self._pool = pool
+        self._done: dict[int, SplitResult] = {}  # finished, not yet yielded
+        self._taken = self._yielded = 0  # items read from the input / results handed back
+        self._next_index = 0  # ordered mode: the index to yield next
+        self.exhausted = False
+
+    def take(self) -> Job | None:
+        """The next job to run: one a dead worker held but had not begun, else the
+        input's next while the window allows."""
+        if self._pool.retry:
+            return self._pool.retry.popleft()
+        while not self.exhausted and self._taken - self._yielded < self._window:
+            job = next(self._jobs, None)
+            if job is None:
+                self.exhausted = True
+            else:
+                self._taken += 1
+                if not isinstance(job, SplitResult):
+                    return job
+                self._done[job.index] = job  # an item of an unsupported type
+        return None
+
+    def feed(self) -> None:
+        """Give jobs to the workers that can take one."""
+        while (worker := self._pool.idle()) is not None and (job := self.take()) is not None:
+            worker.give(job)
+
+    def add(self, results: Iterable[SplitResult]) -> None:
+        for result in results:
+            self._done[result.index] = result
+
+    def ready(self) -> list[SplitResult]:
+        """The results to yield now (in input order, unless unordered)."""
+        if not self._ordered:
+            ready, self._done = list(self._done.values()), {}
+        else:
+            ready = []
+            while self._next_index in self._done:
+                ready.append(self._done.pop(self._next_index))
+                self._next_index += 1
+        self._yielded += len(ready)
+        return ready
+
+    def finished(self) -> bool:
+        return self.exhausted and not self._done and not self._pool.busy() and not self._pool.retry
+
+
 def _in_pool(
     jobs: Iterator[Job | SplitResult],
     workers: int,
     ordered: bool,
     strict: bool,
     init_args: tuple[Mapping[str, Any], str],
+    own: Splitters | None = None,
 ) -> Generator[SplitResult, None, None]:
-    pool = Pool(workers, init_args)
-    window = workers * _WINDOW_PER_WORKER
-    done: dict[int, SplitResult] = {}  # finished, not yet yielded
-    taken = yielded = 0  # items read from the input / results handed back
-    next_index = 0  # ordered mode: the index to yield next
-    exhausted = False
+    """Results from `workers` worker processes; or, given this process's splitters
+    (`own`), from this process and `workers - 1` helpers started once it has split for
+    `_HELPERS_AFTER` seconds (helpers that cannot start leave the work to it)."""
+    pool = Pool(init_args, depth=1 if own is None else 2, warm_only=own is not None)
+    if own is None:
+        pool.start(workers)
+    schedule = _Schedule(jobs, workers * _WINDOW_PER_WORKER, ordered, pool)
+    own_seconds = 0.0
+    helpers = own is None
     try:
         while True:
-            while not exhausted and taken - yielded < window and (worker := pool.idle()) is not None:
-                job = next(jobs, None)
-                if job is None:
-                    exhausted = True
-                elif isinstance(job, SplitResult):
-                    taken += 1
-                    done[job.index] = job
-                else:
-                    taken += 1
-                    worker.give(job)
-            if not ordered:
-                ready, done = list(done.values()), {}
-            else:
-                ready = []
-                while next_index in done:
-                    ready.append(done.pop(next_index))
-                    next_index += 1
+            schedule.feed()
+            ready = schedule.ready()
             for result in ready:
-                yielded += 1
                 yield _checked(result, strict)
-            if exhausted and not done and not pool.busy():
+            if schedule.finished():
                 return
-            if not ready:
-                for result in pool.collect():
-                    done[result.index] = result
+            if ready:
+                continue
+            if own is None:
+                schedule.add(pool.collect())
+                continue
+            try:
+                results = pool.collect(timeout=0)
+                job = None if results else schedule.take()
+                if job is not None:
+                    started = time.perf_counter()
+                    results = [own.run(job)]
+                    own_seconds += time.perf_counter() - started
+                    if not helpers and own_seconds >= _HELPERS_AFTER and not schedule.exhausted:
+                        pool.start(workers - 1)
+                        helpers = True
+                elif not results:  # nothing this process can split now: wait for the helpers
+                    results = pool.collect()
+            except StartFailed:
+                results = []  # this process goes on alone
+            schedule.add(results)
     finally:
         pool.close()
 
