@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, Unpack
 
 from outline_splitter.jobs import (
@@ -51,6 +52,43 @@ _WINDOW_PER_WORKER = 4
 # about half a second of CPU before it splits anything (several on a busy machine),
 # which a short batch never earns back.
 _HELPERS_AFTER = 0.5
+# ... and only where cores stood idle meanwhile (at least this many): on a machine that
+# other work keeps busy a helper gets no core of its own (Linux shares the CPUs between
+# sessions, not processes), so it only adds its start and the results' trip to the time.
+_IDLE_FOR_A_HELPER = 0.5
+
+
+class IdleCores:
+    """How many cores of the machine stood idle since the last reading (Linux's
+    /proc/stat); None where it cannot tell."""
+
+    def __init__(self, stat: Path = Path("/proc/stat")) -> None:
+        self._stat = stat
+        self._last = self._read()
+
+    def _read(self) -> tuple[int, int] | None:
+        try:
+            with self._stat.open(encoding="ascii") as lines:
+                ticks = [int(value) for value in lines.readline().split()[1:9]]
+        except (OSError, ValueError):
+            return None
+        if len(ticks) < 5:
+            return None
+        return ticks[3] + ticks[4], sum(ticks)  # idle and waiting for I/O, of all
+
+    def since_last(self) -> float | None:
+        now, last = self._read(), self._last
+        self._last = now
+        if now is None or last is None or now[1] <= last[1]:
+            return None
+        return (now[0] - last[0]) / (now[1] - last[1]) * (os.cpu_count() or 1)
+
+
+def _helpers_to_start(idle: float | None, most: int) -> int:
+    """Helpers worth starting with `idle` cores free (None: unknown, start them all)."""
+    if idle is None:
+        return most
+    return min(most, max(1, round(idle))) if idle >= _IDLE_FOR_A_HELPER else 0
 
 
 def split_many(
@@ -76,9 +114,10 @@ def split_many(
     an item that kills its worker fails alone); `1` splits in this process, for
     debugging. The default (None) is never slower than one worker: this process
     splits the items itself, and only once it has split for half a second (the cost of
-    starting a worker) does it start helpers, one fewer than the cores it may use,
-    which take items as soon as they are ready while it goes on splitting too (an item
-    it splits itself is not isolated). With more than one, `splitter_args` must pickle
+    starting a worker), and only where cores stood idle meanwhile, does it start
+    helpers (at most one fewer than the cores it may use, no more than were idle), which
+    take items as soon as they are ready while it goes on splitting too (an item it
+    splits itself is not isolated). With more than one, `splitter_args` must pickle
     (a tokenizer that is a lambda cannot). Results come in input order, or as they finish with
     `ordered=False`. An item that fails (unsupported type, missing or undecodable file,
     unknown extension, a worker that died on it) gives a result with `error` set and the
@@ -188,14 +227,18 @@ def _in_pool(
     own: Splitters | None = None,
 ) -> Generator[SplitResult, None, None]:
     """Results from `workers` worker processes; or, given this process's splitters
-    (`own`), from this process and `workers - 1` helpers started once it has split for
-    `_HELPERS_AFTER` seconds (helpers that cannot start leave the work to it)."""
+    (`own`), from this process and up to `workers - 1` helpers, started once it has split
+    for `_HELPERS_AFTER` seconds and only as many as cores stood idle meanwhile (looked
+    at again every `_HELPERS_AFTER` seconds; helpers that cannot start leave the work
+    to it)."""
     pool = Pool(init_args, depth=1 if own is None else 2, warm_only=own is not None)
     if own is None:
         pool.start(workers)
     schedule = _Schedule(jobs, workers * _WINDOW_PER_WORKER, ordered, pool)
     own_seconds = 0.0
     helpers = own is None
+    idle = IdleCores()
+    next_look = _HELPERS_AFTER
     try:
         while True:
             schedule.feed()
@@ -216,9 +259,12 @@ def _in_pool(
                     started = time.perf_counter()
                     results = [own.run(job)]
                     own_seconds += time.perf_counter() - started
-                    if not helpers and own_seconds >= _HELPERS_AFTER and not schedule.exhausted:
-                        pool.start(workers - 1)
-                        helpers = True
+                    if not helpers and own_seconds >= next_look and not schedule.exhausted:
+                        next_look = own_seconds + _HELPERS_AFTER  # no core free: look again then
+                        size = _helpers_to_start(idle.since_last(), workers - 1)
+                        if size:
+                            pool.start(size)
+                            helpers = True
                 elif not results:  # nothing this process can split now: wait for the helpers
                     results = pool.collect()
             except StartFailed:

@@ -222,9 +222,10 @@ def exit_at_once(*_: object) -> None:
 
 @pytest.fixture
 def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Default workers on 2 cores, helpers started after the first item."""
+    """Default workers on 2 cores, one of them idle, helpers started after the first item."""
     monkeypatch.setattr(batch, "default_workers", lambda: 2)
     monkeypatch.setattr(batch, "_HELPERS_AFTER", 0.0)
+    monkeypatch.setattr(batch.IdleCores, "since_last", lambda self: 1.0)
 
 
 @pytest.mark.parametrize("ordered", [True, False])
@@ -258,15 +259,47 @@ def test_default_workers_split_here_and_in_a_helper_and_give_one_workers_results
     assert not multiprocessing.active_children()
 
 
+def no_start(self: object, size: int) -> None:
+    raise AssertionError("a worker was started")
+
+
 def test_a_short_batch_with_default_workers_starts_no_process(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(batch, "default_workers", lambda: 2)
-
-    def no_start(self: object, size: int) -> None:
-        raise AssertionError("a worker was started for a batch of a few milliseconds")
-
+    monkeypatch.setattr(batch.IdleCores, "since_last", lambda self: 1.0)
     monkeypatch.setattr(Pool, "start", no_start)
     results = list(split_many(texts(5)))
     assert [r.chunks for r in results] == [r.chunks for r in split_many(texts(5), workers=1)]
+
+
+def test_no_helper_starts_while_no_core_stands_idle(two_cores: None, monkeypatch: pytest.MonkeyPatch):
+    looks: list[int] = []
+
+    def busy(self: object) -> float:
+        looks.append(1)
+        return 0.2  # other sessions keep every core busy
+
+    monkeypatch.setattr(batch.IdleCores, "since_last", busy)
+    monkeypatch.setattr(Pool, "start", no_start)
+    results = list(split_many(texts(20)))
+    assert [r.chunks for r in results] == [r.chunks for r in split_many(texts(20), workers=1)]
+    assert len(looks) >= 10  # looked again after every interval (0 s here: every item)
+
+
+def test_idle_cores_come_from_the_cpu_line_of_proc_stat(tmp_path: Path):
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 1 2 3 4 5 6 7 8\n", encoding="ascii")
+    cores = batch.IdleCores(stat)
+    stat.write_text("cpu  200 0 200 1450 150 0 0 0 0 0\n", encoding="ascii")  # 800 of 1000 ticks idle
+    assert cores.since_last() == pytest.approx(0.8 * (os.cpu_count() or 1))
+    assert cores.since_last() is None  # no tick since: cannot tell
+    assert batch.IdleCores(tmp_path / "missing").since_last() is None
+
+
+@pytest.mark.parametrize(
+    ("idle", "most", "helpers"), [(None, 3, 3), (0.0, 3, 0), (0.4, 3, 0), (0.5, 3, 1), (1.6, 3, 2), (7.0, 3, 3)]
+)
+def test_helpers_started_are_the_idle_cores_up_to_the_most(idle: float | None, most: int, helpers: int):
+    assert batch._helpers_to_start(idle, most) == helpers
 
 
 def test_helpers_that_cannot_start_leave_the_work_to_this_process(two_cores: None, monkeypatch: pytest.MonkeyPatch):
