@@ -14,92 +14,81 @@ worker, one per doc type, on first use.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
+import time
 from collections.abc import Generator, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, NamedTuple, Unpack
+from typing import Any, Unpack
 
-from outline_splitter.models import TextChunk
-from outline_splitter.options import AUTO, DEFAULT_DOC_TYPE, SplitterKwargs, SplitterOptions, with_option_parameters
-from outline_splitter.reading import UndecodableError, read_text_file
-from outline_splitter.registry import doc_type_for_path, load_hooks, resolve_doc_type
-from outline_splitter.splitter import OutlineTextSplitter
-from outline_splitter.tokens import resolve_tokenizer
+from outline_splitter.jobs import (
+    InputError,
+    Job,
+    SplitError,
+    SplitResult,
+    Splitters,
+    failure_message,
+    make_jobs,
+    read_path,
+)
+from outline_splitter.options import SplitterKwargs, with_option_parameters
+from outline_splitter.pool import Pool, StartFailed
+
+__all__ = [
+    "InputError",
+    "SplitError",
+    "SplitResult",
+    "Splitters",
+    "default_workers",
+    "failure_message",
+    "read_path",
+    "split_many",
+]
 
 # Items taken from the input and not yet yielded, per worker: enough that a slow item in
 # ordered mode does not leave the other workers idle at once, small enough to stay flat.
 _WINDOW_PER_WORKER = 4
-# Spawned workers start clean on every platform (fork would copy a parent's threads'
-# locks, e.g. a tokenizer's, in whatever state they were).
-_START_METHOD = "spawn"
-# A worker's first message: its splitters are built (a worker that dies before it
-# could not start at all, which is no item's fault).
-_READY = "ready"
+# With the default workers this process splits too, and starts its helpers (one fewer
+# than the cores) only once it has split for this many seconds: a spawned worker costs
+# about half a second of CPU before it splits anything (several on a busy machine),
+# which a short batch never earns back.
+_HELPERS_AFTER = 0.5
+# ... and only where cores stood idle meanwhile (at least this many): on a machine that
+# other work keeps busy a helper gets no core of its own (Linux shares the CPUs between
+# sessions, not processes), so it only adds its start and the results' trip to the time.
+_IDLE_FOR_A_HELPER = 0.5
 
 
-# Options of the formats that can select content (HTML), left out for the others,
-# so one batch can mix HTML and Markdown.
-_CONTENT_OPTIONS = frozenset({"content", "include", "exclude"})
+class IdleCores:
+    """How many cores of the machine stood idle since the last reading (Linux's
+    /proc/stat); None where it cannot tell."""
+
+    def __init__(self, stat: Path = Path("/proc/stat")) -> None:
+        self._stat = stat
+        self._last = self._read()
+
+    def _read(self) -> tuple[int, int] | None:
+        try:
+            with self._stat.open(encoding="ascii") as lines:
+                ticks = [int(value) for value in lines.readline().split()[1:9]]
+        except (OSError, ValueError):
+            return None
+        if len(ticks) < 5:
+            return None
+        return ticks[3] + ticks[4], sum(ticks)  # idle and waiting for I/O, of all
+
+    def since_last(self) -> float | None:
+        now, last = self._read(), self._last
+        self._last = now
+        if now is None or last is None or now[1] <= last[1]:
+            return None
+        return (now[0] - last[0]) / (now[1] - last[1]) * (os.cpu_count() or 1)
 
 
-class InputError(ValueError):
-    """An input file that cannot be split (missing, unreadable, undecodable); the message
-    says why, without the path (the result names it)."""
-
-
-@dataclass(frozen=True)
-class SplitResult:
-    """One item's outcome: its position in the input, its source, its chunks, or why it
-    failed.
-
-    - `index`: the item's position in the input (0-based).
-    - `source`: the path for a path item, `metadata["source"]` for a document, else None.
-    - `chunks`: the item's chunks (empty when it failed).
-    - `error`: None on success, else why it failed (`"TypeError: ..."`, or an
-      `InputError`'s message: `"no such file or directory"`, ...).
-    """
-
-    index: int
-    source: str | None
-    chunks: list[TextChunk] = field(default_factory=list)
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """Whether the item was split."""
-        return self.error is None
-
-    @property
-    def name(self) -> str:
-        """The item as a user knows it: its source, or `item N`."""
-        return self.source if self.source is not None else f"item {self.index}"
-
-    def describe(self) -> str:
-        """One line: the item's name and its error (or its chunk count)."""
-        return f"{self.name}: {self.error}" if self.error is not None else f"{self.name}: {len(self.chunks)} chunks"
-
-
-class SplitError(Exception):
-    """An item that could not be split, raised by `split_many(strict=True)`; `result` is
-    its failed `SplitResult`."""
-
-    def __init__(self, result: SplitResult) -> None:
-        super().__init__(result.describe())
-        self.result = result
-
-
-class _Job(NamedTuple):
-    """One item as a worker receives it: a text, or a path to read."""
-
-    number: int
-    text: str | None
-    path: str | None
-    doc_type: str | None
-    source: str | None
+def _helpers_to_start(idle: float | None, most: int) -> int:
+    """Helpers worth starting with `idle` cores free (None: unknown, start them all)."""
+    if idle is None:
+        return most
+    return min(most, max(1, round(idle))) if idle >= _IDLE_FOR_A_HELPER else 0
 
 
 def split_many(
@@ -121,27 +110,33 @@ def split_many(
     `tokenizer`, ...); `output` applies to the formats that have that mode (HTML's
     `"text"`), the others are split as source, so one batch can mix formats.
 
-    `workers`: processes (default: the cores this process may use); `1` splits in this
-    process, for debugging. With more, `splitter_args` must pickle (a tokenizer that is
-    a lambda cannot). Results come in input order, or as they finish with
+    `workers`: `N` splits in `N` worker processes, each item in a process of its own (so
+    an item that kills its worker fails alone); `1` splits in this process, for
+    debugging. The default (None) is never slower than one worker: this process
+    splits the items itself, and only once it has split for half a second (the cost of
+    starting a worker), and only where cores stood idle meanwhile, does it start
+    helpers (at most one fewer than the cores it may use, no more than were idle), which
+    take items as soon as they are ready while it goes on splitting too (an item it
+    splits itself is not isolated). With more than one, `splitter_args` must pickle
+    (a tokenizer that is a lambda cannot). Results come in input order, or as they finish with
     `ordered=False`. An item that fails (unsupported type, missing or undecodable file,
     unknown extension, a worker that died on it) gives a result with `error` set and the
     run goes on; with `strict=True` it raises `SplitError` instead. Bad arguments raise
     `ValueError` at once. Closing the iterator (or leaving a `for` loop over it and
     dropping it) stops the workers.
     """
-    workers = _worker_count(workers)
+    count = _worker_count(workers)
     if not isinstance(encoding, str) or not encoding:
         raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
     state = Splitters(dict(splitter_args), encoding)  # validates splitter_args here, not per item
-    jobs = _jobs(items, state.default_doc_type)
-    if workers == 1:
+    jobs = make_jobs(items, state.default_doc_type)
+    if count == 1:
         return _in_process(jobs, state, strict)
-    return _in_pool(jobs, workers, ordered, strict, (dict(splitter_args), encoding))
+    return _in_pool(jobs, count, ordered, strict, (dict(splitter_args), encoding), state if workers is None else None)
 
 
 def default_workers() -> int:
-    """The worker count `workers=None` means: the cores this process may run on."""
+    """The processes `workers=None` splits on at most: the cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -153,95 +148,6 @@ def _worker_count(workers: object) -> int:
     return workers
 
 
-def _jobs(items: Iterable[Any], default_doc_type: str | None) -> Iterator[_Job | SplitResult]:
-    """Each item as a job, or as a failed result when its type is not supported."""
-    for index, item in enumerate(items):
-        if isinstance(item, str):
-            yield _Job(index, item, None, default_doc_type, None)
-        elif isinstance(item, tuple) and len(item) == 2 and all(isinstance(part, str) for part in item):
-            yield _Job(index, item[0], None, item[1], None)
-        elif isinstance(item, os.PathLike):
-            path = os.fspath(item)
-            yield _Job(index, None, str(path), default_doc_type, str(path))
-        elif _is_document(item):
-            source = item.metadata.get("source")
-            yield _Job(index, item.page_content, None, default_doc_type, None if source is None else str(source))
-        else:
-            yield SplitResult(
-                index,
-                None,
-                error=f"TypeError: an item must be a str, a (text, doc_type) pair, a path or a document with "
-                f"page_content and metadata, not {type(item).__name__}",
-            )
-
-
-def _is_document(item: object) -> bool:
-    return isinstance(getattr(item, "page_content", None), str) and isinstance(getattr(item, "metadata", None), Mapping)
-
-
-class Splitters:
-    """The splitters of one process, one per doc type, each built on first use; the
-    tokenizer is resolved once and shared."""
-
-    def __init__(self, splitter_args: Mapping[str, Any], encoding: str) -> None:
-        args = dict(splitter_args)
-        doc_type = args.pop("doc_type", None)
-        # None: texts are DEFAULT_DOC_TYPE and paths go by their extension
-        self.default_doc_type: str | None = None if doc_type == AUTO else doc_type
-        # a batch mixes formats: `output` and the content options apply to the formats that have them
-        options = SplitterOptions.of(**args, doc_type=AUTO)
-        self._output: str | None = args.pop("output", None)
-        args["tokenizer"] = resolve_tokenizer(options.tokenizer)
-        self._args = args
-        self._encoding = encoding
-        self._built: dict[str, OutlineTextSplitter] = {}
-        self.splitter(self.default_doc_type or DEFAULT_DOC_TYPE)  # bad arguments fail here, once
-
-    def splitter(self, doc_type: str) -> OutlineTextSplitter:
-        built = self._built.get(doc_type)
-        if built is None:
-            fmt = resolve_doc_type(doc_type)
-            output = self._output if self._output in fmt.outputs else None
-            args = self._args
-            if load_hooks(fmt).select is None:  # content, include, exclude: HTML's options
-                args = {name: value for name, value in args.items() if name not in _CONTENT_OPTIONS}
-            built = OutlineTextSplitter(doc_type=doc_type, output=output, **args)
-            self._built[doc_type] = built
-        return built
-
-    def run(self, job: _Job) -> SplitResult:
-        """The job's result; any exception becomes the result's error."""
-        try:
-            return SplitResult(job.number, job.source, self._chunks(job))
-        except Exception as exc:  # an item's failure is its result, never the run's
-            error = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
-            return SplitResult(job.number, job.source, error=error)
-
-    def _chunks(self, job: _Job) -> list[TextChunk]:
-        if job.path is None:
-            assert job.text is not None
-            return self.splitter(job.doc_type or DEFAULT_DOC_TYPE).split(job.text)
-        path = Path(job.path)
-        text = read_path(path, self._encoding)
-        chunks = self.splitter(job.doc_type or doc_type_for_path(path)).split(text, document_id=job.path)
-        for chunk in chunks:
-            chunk.metadata["source"] = job.path
-        return chunks
-
-
-def read_path(path: Path, encoding: str) -> str:
-    """A file's text; `InputError` saying why when it cannot be read or decoded."""
-    try:
-        return read_text_file(path, encoding)
-    except UndecodableError as exc:
-        raise InputError(str(exc)) from exc
-    except FileNotFoundError as exc:
-        reason = "a dangling symbolic link" if path.is_symlink() else "no such file or directory"
-        raise InputError(reason) from exc
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or exc})") from exc
-
-
 def _checked(result: SplitResult, strict: bool) -> SplitResult:
     if strict and result.error is not None:
         raise SplitError(result)
@@ -249,156 +155,121 @@ def _checked(result: SplitResult, strict: bool) -> SplitResult:
 
 
 def _in_process(
-    jobs: Iterator[_Job | SplitResult], state: Splitters, strict: bool
+    jobs: Iterator[Job | SplitResult], state: Splitters, strict: bool
 ) -> Generator[SplitResult, None, None]:
     for job in jobs:
         yield _checked(job if isinstance(job, SplitResult) else state.run(job), strict)
 
 
-# -- the pool -------------------------------------------------------------------------
+# -- the pool ---------------------------------------------------------------------
 
 
-def _serve(conn: Connection, splitter_args: Mapping[str, Any], encoding: str) -> None:
-    """A worker: build the splitters once, then split one job at a time until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    state = Splitters(dict(splitter_args), encoding)
-    conn.send(_READY)
-    while True:
-        try:
-            job = conn.recv()
-        except EOFError:  # the parent is gone
-            return
-        if job is None:
-            return
-        conn.send(state.run(job))
+class _Schedule:
+    """The input taken as jobs within the window, and the results not yet yielded."""
 
+    def __init__(self, jobs: Iterator[Job | SplitResult], window: int, ordered: bool, pool: Pool) -> None:
+        self._jobs = jobs
+        self._window = window
+        self._ordered = ordered
+        self._pool = pool
+        self._done: dict[int, SplitResult] = {}  # finished, not yet yielded
+        self._taken = self._yielded = 0  # items read from the input / results handed back
+        self._next_index = 0  # ordered mode: the index to yield next
+        self.exhausted = False
 
-class _Worker:
-    """A worker process, its end of the pipe, and the job it holds (None when idle)."""
-
-    def __init__(self, context: Any, init_args: tuple[Mapping[str, Any], str]) -> None:
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, *init_args), daemon=True)
-        self.process.start()
-        child.close()
-        self.job: _Job | None = None
-        self.started = False
-
-    def give(self, job: _Job) -> None:
-        self.job = job
-        self.conn.send(job)
-
-    def death(self) -> str:
-        """Why the worker is gone: its signal or exit code."""
-        self.process.join()
-        code = self.process.exitcode
-        if code is not None and code < 0:
-            return f"WorkerDied: the worker process was killed by {signal.Signals(-code).name}"
-        return f"WorkerDied: the worker process exited with code {code}"
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.terminate()
-        self.process.join()
-        self.conn.close()
-
-
-class _Pool:
-    """`size` workers, each holding at most one job; a dead one is replaced."""
-
-    def __init__(self, size: int, init_args: tuple[Mapping[str, Any], str]) -> None:
-        self._context = multiprocessing.get_context(_START_METHOD)
-        self._init_args = init_args
-        self.workers = [_Worker(self._context, init_args) for _ in range(size)]
-
-    def idle(self) -> _Worker | None:
-        for number, worker in enumerate(self.workers):
-            if worker.job is None:
-                if not worker.process.is_alive():  # died between jobs: replace it before use
-                    worker.stop()
-                    self.workers[number] = worker = _Worker(self._context, self._init_args)
-                return worker
+    def take(self) -> Job | None:
+        """The next job to run: one a dead worker held but had not begun, else the
+        input's next while the window allows."""
+        if self._pool.retry:
+            return self._pool.retry.popleft()
+        while not self.exhausted and self._taken - self._yielded < self._window:
+            job = next(self._jobs, None)
+            if job is None:
+                self.exhausted = True
+            else:
+                self._taken += 1
+                if not isinstance(job, SplitResult):
+                    return job
+                self._done[job.index] = job  # an item of an unsupported type
         return None
 
-    def busy(self) -> bool:
-        return any(worker.job is not None for worker in self.workers)
+    def feed(self) -> None:
+        """Give jobs to the workers that can take one."""
+        while (worker := self._pool.idle()) is not None and (job := self.take()) is not None:
+            worker.give(job)
 
-    def collect(self) -> list[SplitResult]:
-        """Wait until at least one busy worker is done; the results of those that are."""
-        busy = [worker for worker in self.workers if worker.job is not None]
-        ready = set(wait([handle for worker in busy for handle in (worker.conn, worker.process.sentinel)]))
-        results: list[SplitResult] = []
-        for worker in busy:
-            if worker.conn not in ready and worker.process.sentinel not in ready:
-                continue
-            job = worker.job
-            assert job is not None
-            try:
-                message = worker.conn.recv()
-            except (EOFError, OSError):
-                message = None
-            if message == _READY:
-                worker.started = True
-                continue
-            if message is not None:
-                results.append(message)
-                worker.job = None
-                continue
-            if not worker.started:
-                raise RuntimeError(
-                    f"a worker process could not start ({worker.death()}); a script that calls split_many with "
-                    "workers > 1 must guard its entry point with `if __name__ == '__main__':`"
-                )
-            results.append(SplitResult(job.number, job.source, error=worker.death()))
-            worker.stop()
-            self.workers[self.workers.index(worker)] = _Worker(self._context, self._init_args)
-        return results
+    def add(self, results: Iterable[SplitResult]) -> None:
+        for result in results:
+            self._done[result.index] = result
 
-    def close(self) -> None:
-        for worker in self.workers:
-            worker.stop()
+    def ready(self) -> list[SplitResult]:
+        """The results to yield now (in input order, unless unordered)."""
+        if not self._ordered:
+            ready, self._done = list(self._done.values()), {}
+        else:
+            ready = []
+            while self._next_index in self._done:
+                ready.append(self._done.pop(self._next_index))
+                self._next_index += 1
+        self._yielded += len(ready)
+        return ready
+
+    def finished(self) -> bool:
+        return self.exhausted and not self._done and not self._pool.busy() and not self._pool.retry
 
 
 def _in_pool(
-    jobs: Iterator[_Job | SplitResult],
+    jobs: Iterator[Job | SplitResult],
     workers: int,
     ordered: bool,
     strict: bool,
     init_args: tuple[Mapping[str, Any], str],
+    own: Splitters | None = None,
 ) -> Generator[SplitResult, None, None]:
-    pool = _Pool(workers, init_args)
-    window = workers * _WINDOW_PER_WORKER
-    done: dict[int, SplitResult] = {}  # finished, not yet yielded
-    taken = yielded = 0  # items read from the input / results handed back
-    next_index = 0  # ordered mode: the index to yield next
-    exhausted = False
+    """Results from `workers` worker processes; or, given this process's splitters
+    (`own`), from this process and up to `workers - 1` helpers, started once it has split
+    for `_HELPERS_AFTER` seconds and only as many as cores stood idle meanwhile (looked
+    at again every `_HELPERS_AFTER` seconds; helpers that cannot start leave the work
+    to it)."""
+    pool = Pool(init_args, depth=1 if own is None else 2, warm_only=own is not None)
+    if own is None:
+        pool.start(workers)
+    schedule = _Schedule(jobs, workers * _WINDOW_PER_WORKER, ordered, pool)
+    own_seconds = 0.0
+    helpers = own is None
+    idle = IdleCores()
+    next_look = _HELPERS_AFTER
     try:
         while True:
-            while not exhausted and taken - yielded < window and (worker := pool.idle()) is not None:
-                job = next(jobs, None)
-                if job is None:
-                    exhausted = True
-                elif isinstance(job, SplitResult):
-                    taken += 1
-                    done[job.index] = job
-                else:
-                    taken += 1
-                    worker.give(job)
-            if not ordered:
-                ready, done = list(done.values()), {}
-            else:
-                ready = []
-                while next_index in done:
-                    ready.append(done.pop(next_index))
-                    next_index += 1
+            schedule.feed()
+            ready = schedule.ready()
             for result in ready:
-                yielded += 1
                 yield _checked(result, strict)
-            if exhausted and not done and not pool.busy():
+            if schedule.finished():
                 return
-            if not ready:
-                for result in pool.collect():
-                    done[result.index] = result
+            if ready:
+                continue
+            if own is None:
+                schedule.add(pool.collect())
+                continue
+            try:
+                results = pool.collect(timeout=0)
+                job = None if results else schedule.take()
+                if job is not None:
+                    started = time.perf_counter()
+                    results = [own.run(job)]
+                    own_seconds += time.perf_counter() - started
+                    if not helpers and own_seconds >= next_look and not schedule.exhausted:
+                        next_look = own_seconds + _HELPERS_AFTER  # no core free: look again then
+                        size = _helpers_to_start(idle.since_last(), workers - 1)
+                        if size:
+                            pool.start(size)
+                            helpers = True
+                elif not results:  # nothing this process can split now: wait for the helpers
+                    results = pool.collect()
+            except StartFailed:
+                results = []  # this process goes on alone
+            schedule.add(results)
     finally:
         pool.close()
 

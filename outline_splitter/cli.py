@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any, Literal, get_args, get_origin
 
 from outline_splitter import __version__
-from outline_splitter.batch import InputError, default_workers, read_path, split_many
+from outline_splitter.batch import InputError, read_path, split_many
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.options import AUTO, OPTION_NAMES, SplitterOptions
 from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
@@ -169,8 +169,9 @@ def command_split(args: argparse.Namespace) -> int:
         inputs = expand_inputs(args.paths, args.doc_type)
         files = inputs.files
         sizes = [_size(path) for path in files]
-        # no more workers than files: one file is split in this process, with no pool to start
-        workers = min(args.workers or default_workers(), max(1, len(files)))
+        # no more workers than files: one file is split in this process, with no pool to start;
+        # by default (None) split_many starts helpers only once the work pays for them
+        workers = min(args.workers, max(1, len(files))) if args.workers else None if len(files) > 1 else 1
         results = split_many(files, workers=workers, **splitter_options(args))
     except ValueError as exc:
         return _error(str(exc))
@@ -315,7 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=_positive_int,
         metavar="N",
-        help="processes that split files in parallel (default: every core; 1 splits in this process)",
+        help="processes that split files in parallel (default: this one, joined by helpers on the other cores "
+        "once the folder is long enough to pay for them; 1 splits in this process)",
     )
     split.add_argument(
         "--no-progress",

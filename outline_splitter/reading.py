@@ -37,7 +37,11 @@ def check_decoding(encoding: str, errors: str) -> None:
 
 def read_text_file(path: Path, encoding: str = "utf-8", errors: str = "strict") -> str:
     """The text of the file at `path` by the module's policy (see the docstring)."""
-    data = path.read_bytes()
+    return decode_text(path.read_bytes(), encoding, errors)
+
+
+def decode_text(data: bytes, encoding: str = "utf-8", errors: str = "strict") -> str:
+    """A file's bytes as its text by the module's policy (`UndecodableError`, BOM dropped)."""
     try:
         text = data.decode(encoding, errors)
     except UnicodeDecodeError as exc:

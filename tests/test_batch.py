@@ -3,6 +3,7 @@ strict mode, a worker killed mid-run, and an input that is read only as it is us
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
@@ -12,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from outline_splitter import Document, OutlineTextSplitter, SplitError, SplitResult, split_many
+from outline_splitter import Document, OutlineTextSplitter, SplitError, SplitResult, batch, split_many
+from outline_splitter import pool as pool_module
+from outline_splitter.jobs import Job
+from outline_splitter.pool import Pool
 from tests.conftest import corpus_files
 
 EXIT_WORD = "EXIT-THE-WORKER"
@@ -193,3 +197,144 @@ def test_output_applies_to_the_formats_that_have_it():
 def test_a_result_names_itself():
     assert SplitResult(3, None, error="TypeError: no").describe() == "item 3: TypeError: no"
     assert SplitResult(0, "a.md").describe() == "a.md: 0 chunks"
+
+
+# -- the default workers: this process splits, helpers join once the work pays for them ----
+
+
+def word_count_noting_pid(text: str) -> int:
+    """A tokenizer (words) that notes, once per process, the process it ran in, in the
+    file that `SPLIT_PIDS` names."""
+    if os.getpid() not in _NOTED:
+        _NOTED.add(os.getpid())
+        with open(os.environ["SPLIT_PIDS"], "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+    return len(text.split())
+
+
+_NOTED: set[int] = set()
+
+
+def exit_at_once(*_: object) -> None:
+    """A worker that cannot start (as one whose script re-runs split_many unguarded)."""
+    os._exit(5)
+
+
+@pytest.fixture
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default workers on 2 cores, one of them idle, helpers started after the first item."""
+    monkeypatch.setattr(batch, "default_workers", lambda: 2)
+    monkeypatch.setattr(batch, "_HELPERS_AFTER", 0.0)
+    monkeypatch.setattr(batch.IdleCores, "since_last", lambda self: 1.0)
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_default_workers_split_here_and_in_a_helper_and_give_one_workers_results(
+    mixed: list[object], two_cores: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ordered: bool
+):
+    pids_file = tmp_path / "pids"
+    pids_file.touch()
+    monkeypatch.setenv("SPLIT_PIDS", str(pids_file))
+    _NOTED.clear()
+    items: list[object] = []
+
+    def until_a_helper_splits() -> Iterator[object]:
+        """The mixed items, then notes until a second process has split one (a helper
+        starts in about a second, more on a busy machine)."""
+        for number in itertools.count():
+            item = mixed[number] if number < len(mixed) else note(number)
+            items.append(item)
+            yield item
+            if number > len(mixed) + 100 and len(pids_file.read_text(encoding="utf-8").split()) > 1:
+                return
+
+    results = list(split_many(until_a_helper_splits(), ordered=ordered, tokenizer=word_count_noting_pid, chunk_size=64))
+    assert sorted(r.index for r in results) == list(range(len(items)))
+    if ordered:
+        assert [r.index for r in results] == list(range(len(items)))
+    expected = list(split_many(items, workers=1, tokenizer=word_count_noting_pid, chunk_size=64))
+    assert sorted(results, key=lambda r: r.index) == expected
+    pids = set((tmp_path / "pids").read_text(encoding="utf-8").split())
+    assert str(os.getpid()) in pids and len(pids) == 2  # this process and one helper split
+    assert not multiprocessing.active_children()
+
+
+def no_start(self: object, size: int) -> None:
+    raise AssertionError("a worker was started")
+
+
+def test_a_short_batch_with_default_workers_starts_no_process(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(batch, "default_workers", lambda: 2)
+    monkeypatch.setattr(batch.IdleCores, "since_last", lambda self: 1.0)
+    monkeypatch.setattr(Pool, "start", no_start)
+    results = list(split_many(texts(5)))
+    assert [r.chunks for r in results] == [r.chunks for r in split_many(texts(5), workers=1)]
+
+
+def test_no_helper_starts_while_no_core_stands_idle(two_cores: None, monkeypatch: pytest.MonkeyPatch):
+    looks: list[int] = []
+
+    def busy(self: object) -> float:
+        looks.append(1)
+        return 0.2  # other sessions keep every core busy
+
+    monkeypatch.setattr(batch.IdleCores, "since_last", busy)
+    monkeypatch.setattr(Pool, "start", no_start)
+    results = list(split_many(texts(20)))
+    assert [r.chunks for r in results] == [r.chunks for r in split_many(texts(20), workers=1)]
+    assert len(looks) >= 10  # looked again after every interval (0 s here: every item)
+
+
+def test_idle_cores_come_from_the_cpu_line_of_proc_stat(tmp_path: Path):
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  100 0 100 700 100 0 0 0 0 0\ncpu0 1 2 3 4 5 6 7 8\n", encoding="ascii")
+    cores = batch.IdleCores(stat)
+    stat.write_text("cpu  200 0 200 1450 150 0 0 0 0 0\n", encoding="ascii")  # 800 of 1000 ticks idle
+    assert cores.since_last() == pytest.approx(0.8 * (os.cpu_count() or 1))
+    assert cores.since_last() is None  # no tick since: cannot tell
+    assert batch.IdleCores(tmp_path / "missing").since_last() is None
+
+
+@pytest.mark.parametrize(
+    ("idle", "most", "helpers"), [(None, 3, 3), (0.0, 3, 0), (0.4, 3, 0), (0.5, 3, 1), (1.6, 3, 2), (7.0, 3, 3)]
+)
+def test_helpers_started_are_the_idle_cores_up_to_the_most(idle: float | None, most: int, helpers: int):
+    assert batch._helpers_to_start(idle, most) == helpers
+
+
+def test_helpers_that_cannot_start_leave_the_work_to_this_process(two_cores: None, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(pool_module, "_serve", exit_at_once)
+    results = list(split_many(texts(30)))
+    assert [r.chunks for r in results] == [r.chunks for r in split_many(texts(30), workers=1)]
+    with pytest.raises(RuntimeError, match="could not start"):  # N workers asked for: no pool is an error
+        list(split_many(texts(3), workers=2))
+
+
+def test_a_worker_that_dies_holding_two_jobs_fails_the_first_and_hands_back_the_second():
+    pool = Pool(({"tokenizer": lethal_word_count, "chunk_size": 64}, "utf-8"), depth=2)
+    try:
+        pool.start(1)
+        worker = pool.idle()
+        assert worker is not None
+        first = Job(0, note(0) + f"\n\n{KILL_WORD}\n", None, None, None)
+        second = Job(1, note(1), None, None, None)
+        worker.give(first)
+        assert pool.idle() is worker  # room for a second job
+        worker.give(second)
+        results: list[SplitResult] = []
+        while not results:
+            results = pool.collect()
+        assert [(r.index, r.error) for r in results] == [(0, "WorkerDied: the worker process was killed by SIGKILL")]
+        assert list(pool.retry) == [second] and not pool.busy()
+    finally:
+        pool.close()
+
+
+def test_results_cross_the_pipe_as_tuples_and_come_back_equal():
+    chunks = OutlineTextSplitter(chunk_size=32, chunk_overlap=8).split(note(7) * 3)
+    result = SplitResult(4, "a.md", chunks)
+    packed = pool_module._pack(result)
+    assert all(type(row) is tuple for row in packed[3])
+    assert pool_module._unpack(packed) == result
+    failed = SplitResult(5, None, error="TypeError: no")
+    assert pool_module._unpack(pool_module._pack(failed)) == failed
