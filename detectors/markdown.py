@@ -52,6 +52,9 @@ from outline_splitter.nodes import (
 
 # How the packer treats each kind this detector makes.
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
+# Raw HTML is markup, as written: no overlap starts inside it, and one that fits is never
+# cut to make a small chunk bigger (its lines are no places to cut, as code's are).
+TRAITS[HTML_BLOCK] = Trait.VERBATIM
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
