@@ -4,6 +4,7 @@ split with the invariants of DESIGN.md asserted (`tests/hostile.py`)."""
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 import pytest
@@ -46,12 +47,40 @@ end
 """
 
 
+JSDOC = """/**
+ * Creates a rule that checks things in the source code of the program.
+ * It reports a problem where one is found.
+ */
+function create(context) {
+  /**
+   * @param {ASTNode} node The node to check.
+   * @returns {void}
+   */
+  function check(node) {
+    context.report({ node, message: "Unexpected thing." });
+  }
+  return { Identifier: check };
+}
+"""
+
+
+@pytest.mark.parametrize("size", [32, 40])
+def test_a_jsdoc_block_stays_with_the_signature_of_a_short_function(size: int) -> None:
+    # `check` spans three lines, its comment four: with its comment it is broken as a
+    # definition (header, then body), not cut at lines inside the comment
+    chunks = split_checked(JSDOC, "javascript", chunk_size=size)
+    comment = JSDOC.index("  /**\n   * @param") + 2
+    signature = JSDOC.index("function check")
+    holder = next(c for c in chunks if c.start_pos <= comment < c.end_pos)
+    assert holder.start_pos == comment and holder.end_pos > signature
+
+
 def _closers_alone(text: str, doc_type: str, size: int) -> list[str]:
     """The chunks that are a closer alone though they fit the chunk before."""
     chunks = split_checked(text, doc_type, chunk_size=size)
     alone = []
     for before, chunk in pairwise(chunks):
-        if len(chunk.text.split()) == 1 and not any(c.isalnum() for c in chunk.text.replace("end", "")):
+        if re.fullmatch(r"[\]})]+[;,]?|end", chunk.text):
             joined = text[before.start_pos : chunk.end_pos]
             if OutlineTextSplitter(doc_type=doc_type).tokenizer.count(joined) <= size:
                 alone.append(chunk.text)
