@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint fuzz bench bench-scale snapshots
+.PHONY: demo test lint fuzz conformance bench bench-scale snapshots
 
 EXTRAS := dev,langchain,llama-index,ray
 # A download cut short (seen as a hash mismatch) fails one attempt, so up to three are made.
@@ -24,10 +24,26 @@ $(BENCH_STAMP): $(STAMP)
 	@$(call PIP_INSTALL,.[$(EXTRAS),bench])
 	@touch $(BENCH_STAMP)
 
+# Other projects' test suites as inputs (tests/conformance.py): html5lib-tests and the
+# CommonMark spec as the sdists of html5lib 1.1 and commonmark 0.9.1 on PyPI ship them,
+# fetched with pip, read in place, never committed. pip prepares an sdist's metadata:
+# html5lib's setup.py needs a setuptools that still has pkg_resources (before 81).
+CONFORMANCE := $(VENV)/conformance
+CONFORMANCE_STAMP := $(CONFORMANCE)/.fetched
+$(CONFORMANCE_STAMP): $(STAMP)
+	@mkdir -p $(CONFORMANCE)
+	@echo 'setuptools<81' > $(CONFORMANCE)/build-constraints.txt
+	@for attempt in 1 2 3; do \
+		PIP_CONSTRAINT=$(CONFORMANCE)/build-constraints.txt PIP_BUILD_CONSTRAINT=$(CONFORMANCE)/build-constraints.txt \
+		$(PY) -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+			-d $(CONFORMANCE) html5lib==1.1 commonmark==0.9.1 && break; \
+		test $$attempt -lt 3 || exit 1; echo "pip download failed; trying again"; done
+	@touch $(CONFORMANCE_STAMP)
+
 demo: $(STAMP)
 	$(PY) -m outline_splitter.demo
 
-test: $(STAMP)
+test: $(STAMP) $(CONFORMANCE_STAMP)
 	$(PY) -m pytest
 
 lint: $(STAMP)
@@ -39,6 +55,12 @@ lint: $(STAMP)
 FUZZ_SECONDS ?= 1200
 fuzz: $(STAMP)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(PY) -m tests.fuzz
+
+# Every input of the suites (tests/conformance.py) in every doc type and option mix, each
+# under CONFORMANCE_SECONDS (default 60); prints the counts and the failures by kind.
+# OUTLINE_CONFORMANCE_DIR adds the GFM spec and tree-sitter's corpora (no PyPI package ships them).
+conformance: $(STAMP) $(CONFORMANCE_STAMP)
+	$(PY) -m tests.conformance $(SUITES)
 
 bench: $(BENCH_STAMP)
 	$(PY) -m benchmarks
