@@ -128,6 +128,8 @@ def scan(source: str) -> Iterator[Token]:
                 yield CDATA, start + 9, end - (3 if closed else 0), ""
             if closed:
                 yield OTHER, end - 3, end, ""
+        elif end == length == start + 2 and source.endswith("</"):
+            return  # `</` cut off by the end of the document is text (the tokenizer emits it)
         else:
             if match.group("cdata") is not None:  # a bogus comment in HTML content
                 close = source.find(">", start)

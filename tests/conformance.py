@@ -18,7 +18,8 @@ The suites and where they come from (read in place, never copied into this repos
   repository), and skipped, saying so, where it is absent.
 
 `python -m tests.conformance` (`make conformance`) runs every input in every mix of
-`mixes()` under a per-input alarm (`CONFORMANCE_SECONDS`, default 60) and prints the
+`mixes()` under a per-input alarm (`CONFORMANCE_SECONDS`, default 60; every n-th input
+with `CONFORMANCE_EVERY`) and prints the
 counts: inputs, checked cases, failures by kind, the first example of each kind.
 `tests/test_conformance.py` runs a sample of each suite in `make test`.
 """
@@ -292,8 +293,9 @@ def run(suites: list[str], full: bool = True, every: int = 1, seconds: int = 60)
 def main(argv: list[str]) -> int:
     suites = [name for name in argv if name in SUITES] or list(SUITES)
     seconds = int(os.environ.get("CONFORMANCE_SECONDS", "60"))
+    every = int(os.environ.get("CONFORMANCE_EVERY", "1"))
     began = time.monotonic()
-    reports = run(suites, full=True, seconds=seconds)
+    reports = run(suites, full=True, every=every, seconds=seconds)
     failed = 0
     for suite, report in reports.items():
         total = sum(report.failures.values())

@@ -114,3 +114,20 @@ def test_script_escapes_do_not_reach_other_raw_text() -> None:
     html = "<style><!--<script></style>after"
     assert [kind for kind, *_ in scan(html)] == [START, RAW, END]
     assert extract_text(html) == "after"
+
+
+@pytest.mark.parametrize(
+    ("html", "shown"),
+    [("a</", "a</"), ("</", "</"), ("a</>b", "ab"), ("a</ x>b", "ab"), ("a</b", "a")],
+)
+def test_an_unfinished_end_tag_reads_as_the_tokenizer_reads_it(html: str, shown: str) -> None:
+    # issue 39, item 13: `</` at the end of the page is text; `</>` is nothing; `</ x>` is
+    # a bogus comment; `</b` cut off by the end of the page is dropped
+    assert extract_text(html) == shown
+    split_checked(html, "html", "text", chunk_size=2)
+    split_checked(html, "html", chunk_size=2)
+
+
+def test_a_reference_to_a_control_character_is_dropped_as_documented() -> None:
+    # issue 39, item 13: docs/usage.md says why text mode differs from the DOM here
+    assert extract_text("a&#x0001;b&#127;c") == "abc"
