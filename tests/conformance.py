@@ -40,7 +40,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.html_text import ExtractedText
 from tests.hostile import MODES, split_checked
+from tests.invariants import assert_line_numbers, assert_within_budget
 
 ROOT = Path(__file__).resolve().parent.parent
 FETCHED = ROOT / ".venv" / "conformance"
@@ -256,7 +259,10 @@ def check(item: Input, full: bool, report: Report, seconds: int = 60) -> None:
             report.cases += 1
             signal.alarm(seconds)
             try:
-                split_checked(item.text, doc_type, output, twice=False, **options)
+                if options.get("content") == "main" or options.get("exclude"):
+                    _split_selected(item.text, doc_type, output, options)
+                else:
+                    split_checked(item.text, doc_type, output, twice=False, **options)
             except _Timeout:
                 _fail(report, f"timeout ({seconds} s)", item, doc_type, output, options)
                 break
@@ -266,6 +272,29 @@ def check(item: Input, full: bool, report: Report, seconds: int = 60) -> None:
                 signal.alarm(0)
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+def _split_selected(text: str, doc_type: str, output: str | None, options: dict[str, Any]) -> None:
+    """A split that leaves content out (`content="main"`, `exclude`): every invariant of
+    `tests/invariants.py` but "nothing lost", which the option waives (what it keeps is
+    `tests/test_html_content.py`'s to check): each chunk's text is its span's (source or
+    page text), in order, exactly counted, within budget, its lines right."""
+    splitter = OutlineTextSplitter(doc_type=doc_type, output=output, **options)
+    chunks = splitter.split(text)
+    whole = ExtractedText(text) if output == "text" else None
+    cursor = 0
+    for i, chunk in enumerate(chunks):
+        assert chunk.start_pos >= cursor, f"chunk {i} starts at {chunk.start_pos}, before the previous end {cursor}"
+        if whole is None:
+            assert chunk.text == text[chunk.start_pos : chunk.end_pos], f"chunk {i}: text is not the source slice"
+        else:
+            lo, hi = whole.span(chunk.start_pos, chunk.end_pos)
+            assert chunk.text == whole.text[lo:hi], f"chunk {i}: text is not the page's text of its span"
+        assert chunk.text.strip(), f"chunk {i} is blank"
+        assert splitter.tokenizer.count(chunk.text) == chunk.token_count, f"chunk {i}: token_count is not exact"
+        assert_within_budget(i, chunk, splitter.max_chunk_size, text if whole is not None else None)
+        cursor = chunk.end_pos
+    assert_line_numbers(text, chunks)
 
 
 def _fail(report: Report, kind: str, item: Input, doc_type: str, output: str | None, options: dict[str, Any]) -> None:

@@ -123,8 +123,8 @@ def _inside_cdata(sections: list[tuple[int, int]], position: int) -> bool:
     a span starting there, alone, is out of foreign content and reads the section's
     `]]>` (and any `<` in it) as HTML (`html_text`'s module docstring), so it cannot read
     as the whole page does; only the page's text of the span is checked there."""
-    i = bisect_right(sections, (position, position)) - 1
-    return i >= 0 and sections[i][0] < position < sections[i][1]
+    i = bisect_right(sections, (position, 1 << 62)) - 1
+    return i >= 0 and sections[i][0] <= position < sections[i][1]
 
 
 _INVISIBLE = {ord(c): None for c in BLANK}

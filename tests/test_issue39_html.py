@@ -131,3 +131,11 @@ def test_an_unfinished_end_tag_reads_as_the_tokenizer_reads_it(html: str, shown:
 def test_a_reference_to_a_control_character_is_dropped_as_documented() -> None:
     # issue 39, item 13: docs/usage.md says why text mode differs from the DOM here
     assert extract_text("a&#x0001;b&#127;c") == "abc"
+
+
+@pytest.mark.parametrize("html", ["<svg><![CDATA[<svg>a", "<svg><![CDATA[<svg>]]><path>", "<math><![CDATA[a <b> c]]>d"])
+def test_a_chunk_may_start_at_the_first_character_of_a_cdata_section(html: str) -> None:
+    # html5lib-tests' tests21.dat: a chunk starting at the section's first character,
+    # alone, is out of foreign content too (tests/invariants.py, _inside_cdata)
+    for size in (1, 2, 4):
+        split_checked(html, "html", "text", chunk_size=size)
