@@ -9,7 +9,7 @@ CORE_STAMP := $(VENV)/.installed-core
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint fuzz bench bench-docs bench-scale snapshots
+.PHONY: demo test lint fuzz conformance bench bench-docs bench-scale snapshots
 
 # What `make test` (and lint, fuzz, snapshots) install besides the core.
 EXTRAS := dev,langchain,llama-index,haystack,ray,stores,languages
@@ -37,10 +37,26 @@ $(BENCH_STAMP): pyproject.toml | $(VENV)/bin/python
 	@$(call PIP_INSTALL,.[bench])
 	@touch $(BENCH_STAMP)
 
+# Other projects' test suites as inputs (tests/conformance.py): html5lib-tests and the
+# CommonMark spec as the sdists of html5lib 1.1 and commonmark 0.9.1 on PyPI ship them,
+# fetched with pip, read in place, never committed. pip prepares an sdist's metadata:
+# html5lib's setup.py needs a setuptools that still has pkg_resources (before 81).
+CONFORMANCE := $(VENV)/conformance
+CONFORMANCE_STAMP := $(CONFORMANCE)/.fetched
+$(CONFORMANCE_STAMP): $(STAMP)
+	@mkdir -p $(CONFORMANCE)
+	@echo 'setuptools<81' > $(CONFORMANCE)/build-constraints.txt
+	@for attempt in 1 2 3; do \
+		PIP_CONSTRAINT=$(CONFORMANCE)/build-constraints.txt PIP_BUILD_CONSTRAINT=$(CONFORMANCE)/build-constraints.txt \
+		$(PY) -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+			-d $(CONFORMANCE) html5lib==1.1 commonmark==0.9.1 && break; \
+		test $$attempt -lt 3 || exit 1; echo "pip download failed; trying again"; done
+	@touch $(CONFORMANCE_STAMP)
+
 demo: $(CORE_STAMP)
 	$(PY) -m outline_splitter.demo
 
-test: $(STAMP)
+test: $(STAMP) $(CONFORMANCE_STAMP)
 	$(PY) -m pytest
 
 lint: $(STAMP)
@@ -52,6 +68,12 @@ lint: $(STAMP)
 FUZZ_SECONDS ?= 1200
 fuzz: $(STAMP)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(PY) -m tests.fuzz
+
+# Every input of the suites (tests/conformance.py) in every doc type and option mix, each
+# under CONFORMANCE_SECONDS (default 60); prints the counts and the failures by kind.
+# OUTLINE_CONFORMANCE_DIR adds the GFM spec and tree-sitter's corpora (no PyPI package ships them).
+conformance: $(STAMP) $(CONFORMANCE_STAMP)
+	$(PY) -m tests.conformance $(SUITES)
 
 # On the shared corpora that are there (it names the missing ones) and the stdlib; writes
 # the untracked bench-results/. `make bench-docs` writes docs/benchmarks.md and the tracked

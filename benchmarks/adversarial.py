@@ -6,7 +6,9 @@ most 2.5 up to 1 MB.
 
 Each case is a pattern repeated to the size and one function run over it: the HTML
 scanner alone (where backtracking would live) or a whole split (the deep-nesting cases:
-doubling the size doubles the depth). The two sizes of each step are timed in turns.
+doubling the size doubles the depth; deep Python nesting, indented, in sizes halving
+from 50 MB whatever `--max-bytes` says: issue 39 saw it grow faster than linear past
+13 MB). The two sizes of each step are timed in turns.
 """
 
 from __future__ import annotations
@@ -38,10 +40,27 @@ class Case:
     head: str = ""
     tail: str = ""
     close: str = ""
+    make: Callable[[int], str] | None = None  # the text of a size, for a case no unit repeats
+    up_to: int = 0  # bytes: this case's largest size, whatever --max-bytes says
 
     def text(self, size: int) -> str:
+        if self.make is not None:
+            return self.make(size)
         count = max(1, size // (len(self.unit) + len(self.close)))
         return self.head + self.unit * count + self.close * count + self.tail
+
+
+def python_nesting(size: int) -> str:
+    """`if a:` blocks each inside the one before, to about `size` characters: a line's
+    indentation is its depth, so the depth grows as the square root of the size (some
+    10,000 levels at 50 MB)."""
+    lines: list[str] = []
+    total = 0
+    while total < size:
+        lines.append(" " * len(lines) + "if a:\n")
+        total += len(lines[-1])
+    lines.append(" " * len(lines) + "x = 1\n")
+    return "".join(lines)
 
 
 def _scan_all(text: str) -> object:
@@ -98,6 +117,7 @@ CASES = (
     Case("split rust nested if", "if a {\n", _split("rust"), head="fn main() {\n", close="}\n", tail="}\n"),
     Case("split php '{'", "{", _split("php"), head="<?php\n", close="}"),
     Case("split c '{'", "{", _split("c"), head="int f(){", close="}", tail="}"),
+    Case("split python nested if", "", _split("python"), make=python_nesting, up_to=50 << 20),
     # the other patterns that read input: sentence ends, the line and block patterns of
     # the Markdown, text, reStructuredText and LaTeX detectors (nesting is not here:
     # the deep-nesting rows are benchmarks of their own)
@@ -127,9 +147,18 @@ def doubling_sizes(max_bytes: int, smallest: int = 1024) -> list[int]:
     return sizes
 
 
+def halving_sizes(largest: int, smallest: int = 1024) -> list[int]:
+    """Sizes halving from `largest` down to no less than `smallest`, smallest first."""
+    sizes = [largest]
+    while sizes[-1] // 2 >= smallest:
+        sizes.append(sizes[-1] // 2)
+    return sizes[::-1]
+
+
 def doubling_ratios(case: Case, sizes: list[int], repeat: int = 3) -> list[tuple[int, float, float]]:
     """(size 2n, least CPU seconds at 2n, time(2n) / time(n)) for each step of `sizes`,
-    stopping after the first size whose run takes over 20 s.
+    stopping after the first size whose run takes over 20 s (but for a case's own
+    largest size, `up_to`, which is the point of that case).
 
     The two sizes of a step take turns, run after run, and each one's least time counts:
     this VM's speed drifts by up to 20% within seconds, and a size timed a few seconds
@@ -145,7 +174,7 @@ def doubling_ratios(case: Case, sizes: list[int], repeat: int = 3) -> list[tuple
             for side, text in enumerate(texts):
                 best[side] = min(best[side], cpu_seconds(functools.partial(case.run, text)))
         rows.append((large, best[1], best[1] / best[0]))
-        if best[1] > 20:
+        if best[1] > 20 and large < case.up_to:
             break
     return rows
 
@@ -162,7 +191,7 @@ def main() -> None:
     for case in CASES:
         if args.case and not any(part in case.name for part in args.case):
             continue
-        rows = doubling_ratios(case, sizes, args.repeat)
+        rows = doubling_ratios(case, halving_sizes(case.up_to) if case.up_to else sizes, args.repeat)
         # steps from under a millisecond are timer noise, not growth
         worst, at = max(((ratio, size) for size, seconds, ratio in rows if seconds / ratio > 1e-3), default=(0.0, 0))
         worst_overall = max(worst_overall, worst)

@@ -108,7 +108,7 @@ def select_content(
     if match is not None and include:
         kept = {id(elements[i].node) for i in match(include, "include")}
     elif content == "main":
-        kept = {id(element.node) for element in _main(elements)}
+        kept = {id(element.node) for element in _main(elements)} or {id(root)}
     else:
         kept = {id(root)}
     dropped = {id(elements[i].node) for i in match(exclude, "exclude")} if match is not None and exclude else set()
@@ -196,14 +196,17 @@ def _weight(element: _Element) -> float:
 
 
 def _main(elements: list[_Element]) -> list[_Element]:
-    """The elements that hold the page's main content."""
+    """The elements that hold the page's main content; none where no element holds a
+    paragraph (a page of inline markup or bare text): then the whole page is kept."""
+    if not elements:
+        return []
     total = elements[0].inner or 1.0
     semantic = _semantic(elements)
     if semantic is not None and semantic.inner >= 0.3 * total:
         return [semantic]
     scored = [element for element in elements if element.score > 0]
     if not scored:
-        return [elements[0]]
+        return []
     final = {id(e): (e.score + _weight(e)) * (1 - e.link_density()) for e in scored}
     ranked = sorted(scored, key=lambda e: -final[id(e)])
     top = _climb(ranked[0], ranked[1:5], final)

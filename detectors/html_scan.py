@@ -10,7 +10,12 @@ tag whatever they contain, an unclosed comment or raw-text element runs to the e
 document. Anything else that starts with `<` but is no tag (`a < b`, `<3`) is text.
 A start tag that never ends (no `>` outside quotes before the end: `<a<a<a`, `<a title="x`)
 runs to the end of the document as one never-visible token, as the HTML tokenizer drops a
-tag cut off by the end of file. Every alternative of the expression matches wherever it
+tag cut off by the end of file. An end tag's attributes (which the tokenizer reads and
+drops) may hold `>` in quotes as a start tag's do. A `script` follows the tokenizer's
+escape states: after `<!--`, a `<script` opens a nested script text whose `</script>`
+does not end the element, until `-->`. Inside `svg` and `math` (foreign content) a CDATA
+section is text, as written; elsewhere `<![CDATA[` opens a bogus comment that the next `>`
+ends. Every alternative of the expression matches wherever it
 starts, so no failed attempt is retried from each later `<` (which made `"<a" * n` cubic), and
 the attribute loop is possessive (`*+`, Python 3.11), so it keeps no backtracking stack, whose
 growth past the CPU caches made a 1 MB tag take 7x the time of a 512 KB one.
@@ -20,27 +25,33 @@ Tokens come in document order and never overlap; text is whatever lies between t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from functools import cache, lru_cache
 
 START = 1  # a start tag: (START, start, end, name)
 END = 2  # an end tag
 RAW = 3  # the content of a raw-text element (script, style, ...): name is the element's
-OTHER = 4  # comment, doctype, CDATA section, processing instruction: never visible
+OTHER = 4  # comment, doctype, CDATA markers, processing instruction: never visible
+CDATA = 5  # the content of a CDATA section in foreign content: text, shown as written
 
 Token = tuple[int, int, int, str]
 
+# A tag's attributes up to its `>` (or the end of the document): quotes hold `>`.
+_ATTRIBUTES = r"""(?:[^>=]+|=[\t\n\f\r ]*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z))|=(?![\t\n\f\r ]*["']))*+"""
 _TOKEN = re.compile(
-    r"""<(?:
-      (?P<open>[A-Za-z][^\t\n\f\r />]*)
-        (?:[^>=]+|=[\t\n\f\r ]*(?:"[^"]*(?:"|\Z)|'[^']*(?:'|\Z))|=(?![\t\n\f\r ]*["']))*+(?:(?P<ended>>)|\Z)
-    | /(?P<close>[A-Za-z][^\t\n\f\r />]*)[^>]*>
+    rf"""<(?:
+      (?P<open>[A-Za-z][^\t\n\f\r />]*){_ATTRIBUTES}(?:(?P<ended>>)|\Z)
+    | /(?P<close>[A-Za-z][^\t\n\f\r />]*){_ATTRIBUTES}(?:(?P<closed>>)|\Z)
     | !--(?:-?>|[\s\S]*?--!?>|[\s\S]*)
-    | !\[CDATA\[[\s\S]*?(?:\]\]>|\Z)
+    | (?P<cdata>!\[CDATA\[)[\s\S]*?(?:\]\]>|\Z)
     | [!?/][^>]*(?:>|\Z)
     )""",
     re.VERBOSE,
 )
+_END_TAG_REST = re.compile(rf"{_ATTRIBUTES}(?:(?P<closed>>)|\Z)")
+# What changes a script's escape state: see _script_end.
+_SCRIPT_STATE = re.compile(r"<!--|-->|</?script(?=[\t\n\f\r />])", re.IGNORECASE)
+FOREIGN = frozenset({"svg", "math"})
 
 # Elements whose content is not markup: it runs to the matching end tag.
 RAW_TEXT = frozenset(
@@ -50,7 +61,31 @@ RAW_TEXT = frozenset(
 
 @cache
 def _raw_end(name: str) -> re.Pattern[str]:
-    return re.compile(rf"</{re.escape(name)}(?:[\t\n\f\r /][^>]*)?>", re.IGNORECASE)
+    return re.compile(rf"</{re.escape(name)}(?=[\t\n\f\r />])", re.IGNORECASE)
+
+
+def _script_end(source: str, pos: int) -> int:
+    """Where the `</script` that ends a script whose text starts at `pos` begins, or -1:
+    the tokenizer's script data states (text, escaped after `<!--`, double escaped
+    after `<script` in escaped text, back to escaped at its `</script`, back to text at
+    `-->`)."""
+    escaped = double = False
+    search = _SCRIPT_STATE.search
+    while (match := search(source, pos)) is not None:
+        marker = match.group()
+        pos = match.end()
+        if marker == "<!--":
+            if not escaped:
+                escaped, pos = True, match.start() + 2  # `<!-->` opens and closes: the dashes are shared
+        elif marker == "-->":
+            escaped = double = False
+        elif marker[1] == "/":
+            if not double:
+                return match.start()
+            double = False
+        elif escaped:
+            double = True
+    return -1
 
 
 def scan(source: str) -> Iterator[Token]:
@@ -59,6 +94,7 @@ def scan(source: str) -> Iterator[Token]:
     search = _TOKEN.search
     pos = 0
     length = len(source)
+    foreign = 0  # depth of open `svg` and `math` elements
     while pos < length:
         match = search(source, pos)
         if match is None:
@@ -71,25 +107,62 @@ def scan(source: str) -> Iterator[Token]:
         if name is not None:
             name = name.lower()
             yield START, start, end, name
-            if name in RAW_TEXT:
-                # with no `>` ahead no end tag can match, and each `</name` would be tried to the end
-                no_end = name == "plaintext" or source.find(">", end) < 0
-                closing = None if no_end else _raw_end(name).search(source, end)
-                if closing is None:
-                    if end < length:
-                        yield RAW, end, length, name
+            if name in FOREIGN and not source.endswith("/>", start, end):
+                foreign += 1
+            elif name in RAW_TEXT:
+                end = yield from _raw_text(source, name, end)
+                if end < 0:
                     return
-                if closing.start() > end:
-                    yield RAW, end, closing.start(), name
-                yield END, closing.start(), closing.end(), name
-                end = closing.end()
+        elif (name := match.group("close")) is not None:
+            if match.group("closed") is None:
+                yield OTHER, start, length, ""
+                return
+            name = name.lower()
+            if name in FOREIGN and foreign:
+                foreign -= 1
+            yield END, start, end, name
+        elif match.group("cdata") is not None and foreign:
+            closed = source.endswith("]]>", start + 9, end)
+            yield OTHER, start, start + 9, ""
+            if end - (3 if closed else 0) > start + 9:
+                yield CDATA, start + 9, end - (3 if closed else 0), ""
+            if closed:
+                yield OTHER, end - 3, end, ""
+        elif end == length == start + 2 and source.endswith("</"):
+            return  # `</` cut off by the end of the document is text (the tokenizer emits it)
         else:
-            name = match.group("close")
-            if name is not None:
-                yield END, start, end, name.lower()
-            else:
-                yield OTHER, start, end, ""
+            if match.group("cdata") is not None:  # a bogus comment in HTML content
+                close = source.find(">", start)
+                end = close + 1 if close >= 0 else length
+            yield OTHER, start, end, ""
         pos = end
+
+
+def _raw_text(source: str, name: str, end: int) -> Generator[Token, None, int]:
+    """The tokens of a raw-text element's content and end tag from `end` (its start
+    tag's end); returns where they end, or -1 where the content runs to the end."""
+    length = len(source)
+    # with no `>` ahead no end tag can end, and each `</name` would be tried to the end
+    if name == "plaintext" or source.find(">", end) < 0:
+        closing = -1
+    elif name == "script":
+        closing = _script_end(source, end)
+    else:
+        found = _raw_end(name).search(source, end)
+        closing = -1 if found is None else found.start()
+    if closing < 0:
+        if end < length:
+            yield RAW, end, length, name
+        return -1
+    if closing > end:
+        yield RAW, end, closing, name
+    tag = _END_TAG_REST.match(source, closing + 2 + len(name))
+    assert tag is not None  # it matches the empty string
+    if tag.group("closed") is None:
+        yield OTHER, closing, length, ""  # an end tag cut off by the end of the document
+        return -1
+    yield END, closing, tag.end(), name
+    return tag.end()
 
 
 @lru_cache(maxsize=1)

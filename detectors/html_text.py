@@ -9,7 +9,8 @@ white space at the two ends goes (no-break spaces count as white space there: a
 page's `&nbsp;` padding is no text). Inside `pre` and `listing` white space is kept as
 written (indentation is meaning in code), but for the line end right after the start tag,
 which the HTML parser drops, and the white space before the end tag, which folds with
-what follows. Entities are decoded. `script`, `style`, `template`,
+what follows; a line end there (`\\r\\n` and a lone `\\r` too) reads as `\\n`, as
+the HTML parser normalizes line ends. Entities are decoded. `script`, `style`, `template`,
 `noscript`, `title`, `iframe` and `template` content is dropped, and so are MathML
 annotations (a browser shows a formula's presentation only), comments and the
 content of the other raw-text elements (`textarea`, `xmp`, `plaintext`: form defaults
@@ -20,7 +21,8 @@ Every rule but the preformatted one looks at one token or one run of white space
 text of a slice of a document, `extract_text(html[a:b])`, is the part of the whole
 document's text that comes from `[a, b)` whenever `a` and `b` lie outside tags and
 entities and outside the hidden elements; a slice that starts inside a `pre` reads the
-same but for its white space, which it folds (it has not seen the start tag). The
+same but for its white space, which it folds (it has not seen the start tag), and one
+that starts inside a CDATA section in `svg` or `math` reads its `]]>` as text. The
 splitter renders the whole document once (`rendered_text`) and gives each chunk the
 part of that text its span covers (`ExtractedText.span`).
 """
@@ -35,7 +37,7 @@ from functools import lru_cache
 from html import unescape
 from html.entities import html5
 
-from outline_splitter.detectors.html_scan import END, START, Token, scan, tokens
+from outline_splitter.detectors.html_scan import CDATA, END, START, Token, scan, tokens
 from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, PREFORMATTED
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
@@ -65,6 +67,13 @@ def _decoded_length(entity: str) -> int:
     return len(entity)  # pragma: no cover - unescape decodes a name or a prefix of it
 
 
+def is_character_reference(text: str) -> bool:
+    """Whether `text` is one character reference that decodes whole (`&NotSubset;`,
+    `&#x41;`): its characters are one unit of the readable text, which no chunk edge parts."""
+    match = _ENTITY.fullmatch(text)
+    return match is not None and _decoded_length(text) == len(text)
+
+
 def _line_ends(text: str) -> int:
     return text.count("\n") + text.count("\r") - text.count("\r\n")
 
@@ -80,6 +89,7 @@ def _fold(run: str) -> str:
 # character: a run longer than this goes in as five characters that fold the same.
 _SHORT_BLANK = 8
 _BLANK_RUN = re.compile(r"[ \t\n\r\f]+")
+_CARRIAGE_RETURN = re.compile(r"\r\n?")
 
 
 def _short_blank(run: str) -> str:
@@ -110,13 +120,25 @@ def _fold_white_space(raw: str, starts: array[int], verbatim: list[int]) -> tupl
         folded.append(raw[cursor:stop])
         mapped.extend(starts[cursor:stop])
 
+    def keep(a: int, b: int) -> None:
+        # as written, but a line end is one `\n` (`\r\n` and a lone `\r` too: the parser's
+        # input is normalized so), from the source of its first character
+        cursor = a
+        for match in _CARRIAGE_RETURN.finditer(raw, a, b):
+            folded.append(raw[cursor : match.start()].replace(_BREAK, "\n"))
+            mapped.extend(starts[cursor : match.start()])
+            folded.append("\n")
+            mapped.append(starts[match.start()])
+            cursor = match.end()
+        folded.append(raw[cursor:b].replace(_BREAK, "\n"))
+        mapped.extend(starts[cursor:b])
+
     cursor = 0
     for a, b in zip(verbatim[::2], verbatim[1::2], strict=True):
-        kept = raw[a:b].rstrip(" \t\n\r\f" + _BREAK)
+        kept = len(raw[a:b].rstrip(" \t\n\r\f" + _BREAK))
         fold(cursor, a)
-        folded.append(kept.replace(_BREAK, "\n"))
-        mapped.extend(starts[a : a + len(kept)])
-        cursor = a + len(kept)
+        keep(a, a + kept)
+        cursor = a + kept
     fold(cursor, len(raw))
     return "".join(folded), mapped
 
@@ -134,7 +156,7 @@ class ExtractedText:
         pieces: list[str] = []
         starts = array("q")
 
-        def add(start: int, end: int) -> None:
+        def add(start: int, end: int, decode: bool = True) -> None:
             segment = source[start:end]
             if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
                 pieces.append(_short_blank(segment))  # folded all the same: no need to map it all
@@ -142,7 +164,7 @@ class ExtractedText:
                 return
             if _BREAK in segment:
                 segment = segment.replace(_BREAK, "\ufffd")
-            if "&" not in segment:
+            if not decode or "&" not in segment:
                 pieces.append(segment)
                 starts.extend(range(start, end))
                 return
@@ -173,7 +195,9 @@ class ExtractedText:
                     cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
                 add(cursor, start)
             cursor = end
-            if kind in (START, END):
+            if kind == CDATA and not hidden:
+                add(start, end, decode=False)  # CDATA in foreign content is text as written
+            elif kind in (START, END):
                 if name in HIDDEN_INLINE:
                     hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
                     continue

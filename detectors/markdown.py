@@ -51,6 +51,9 @@ from outline_splitter.nodes import (
 
 # How the packer treats each kind this detector makes.
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
+# Raw HTML is markup, as written: no overlap starts inside it, and one that fits is never
+# cut to make a small chunk bigger (its lines are no places to cut, as code's are).
+TRAITS[HTML_BLOCK] = Trait.VERBATIM
 
 # Each node gets its kind's traits as it is made (no walk of the outline after it to
 # apply them), and a paragraph that ends with a colon `LEADS` too (`with_lead_in`).

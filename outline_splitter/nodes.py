@@ -79,6 +79,10 @@ class Trait(enum.Flag):
     """Its deferred children are the paragraphs between its blank lines (plain text):
     while they are not built, the packer cuts it as a leaf, at blank lines first (a
     paragraph that leads joined to the next), then as each paragraph would be cut."""
+    TRAILS = enum.auto()
+    """Glued to what comes before it where the two fit: a chunk never starts with it
+    while the chunk before could have taken it (the packer gives it to the text after
+    the last part of a broken node whose lines matter: a closing `}` or `end`)."""
 
 
 # The traits of the shared kinds above: the table a format's own starts from.

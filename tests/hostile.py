@@ -23,10 +23,20 @@ def split_checked(
     invariants asserted; `twice` also splits again and compares."""
     splitter = OutlineTextSplitter(doc_type=doc_type, output=output, **options)
     chunks = splitter.split(text)
+    checked = chunks
+    if splitter.hierarchy:  # the leaves are the split without hierarchy; the parents hold their own invariants
+        flat = OutlineTextSplitter(doc_type=doc_type, output=output, **{**options, "hierarchy": False}).split(text)
+        leaves = [chunk for chunk in chunks if chunk.metadata.get("role") != "parent"]
+        assert [(c.start_pos, c.end_pos, c.text) for c in leaves] == [(c.start_pos, c.end_pos, c.text) for c in flat]
+        checked = flat
     if output == "text":
-        assert_text_chunks(text, chunks, splitter.tokenizer, splitter.max_chunk_size)
+        assert_text_chunks(text, checked, splitter.tokenizer, splitter.max_chunk_size)
     else:
-        assert_source_chunks(text, chunks, splitter.tokenizer, splitter.max_chunk_size, splitter.chunk_overlap)
+        assert_source_chunks(text, checked, splitter.tokenizer, splitter.max_chunk_size, splitter.chunk_overlap)
+    if splitter.hierarchy and splitter.options.parents == "text":
+        from tests.test_text_parents import assert_text_parents
+
+        assert_text_parents(splitter, text)
     if twice:
         assert_same_output(chunks, splitter.split(text))
     return chunks

@@ -538,7 +538,9 @@ class CodeOutline:
         metas = self._definition_metas
         meta = metas.get(inner.type) or metas.setdefault(inner.type, DefinitionMeta(self.text, inner.type))
         symbol, name_at = self._symbol(chain)
-        broken = self._spans_lines(outer.start_byte, item.end)
+        # with the comments attached above it: a short function under a long JSDoc block is
+        # cut between the comment and its signature, not inside the comment
+        broken = self._spans_lines(item.start, item.end)
         if not broken and symbol and self.text[name_at : name_at + len(symbol)] == symbol:
             # never broken into parts, so its label gets no `context`: it is read off the
             # text when asked, where the text holds the symbol as it is
@@ -566,8 +568,8 @@ class CodeOutline:
         if docstring is not None:
             members = members[1:]
         children = self._nodes(members, item.end)
-        if not children and docstring is None:
-            return []  # a leaf, cut at lines
+        if not children and docstring is None and item.start >= outer.start_byte:
+            return []  # a leaf, cut at lines (one with comments above it is a header and the rest)
         # the header runs to the first member (or the comment above it), kept as a node or not
         header_end = self.char(min(members[0].start_byte, item.end) if members else item.end)
         if children:

@@ -30,6 +30,7 @@ The walk keeps its own stack: the outline's depth is the input's to choose.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import chain
@@ -154,6 +155,10 @@ _OMITTED = Trait.OMITTED.value
 _PARAGRAPHS = Trait.PARAGRAPHS.value
 _SELF_CONTAINED = Trait.SELF_CONTAINED.value
 _WHOLE = _NEVER_BREAK | Trait.SEPARATOR.value
+
+# The text after the last part of a broken node whose lines matter that closes it and
+# trails the part before (`}`, `});`, `end`, `</div>`): one line, one word at most.
+_CLOSER = re.compile(r"[^\w\n]*\w*[^\w\n]*")
 
 # Short paragraphs of plain text join into atoms of up to chunk_size // _GRAIN tokens.
 _GRAIN = 16
@@ -281,7 +286,10 @@ class _AtomCollector:
             if gap_end > cursor:
                 a, b = self.view.trim(cursor, gap_end)
                 if a < b:  # mostly white space between tags or definitions: no node to make
-                    yield (Node(GAP, a, b, traits=gap_traits), a, b, inner)
+                    traits = gap_traits
+                    if child is None and gap_traits and _CLOSER.fullmatch(self.view.source, a, b):
+                        traits |= Trait.TRAILS  # one line of a word at most after the last part: `}`, `end`
+                    yield (Node(GAP, a, b, traits=traits), a, b, inner)
             if child is not None:
                 yield (child, max(child.start, start), min(child.end, end), inner)
                 cursor = max(cursor, child.end)

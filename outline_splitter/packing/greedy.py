@@ -3,7 +3,8 @@
 An atom joins the open chunk while the chunk's span stays within the budget; otherwise
 the chunk is closed and the atom opens the next one. Leading atoms (a heading, a
 comment) at the end of a closed chunk move to the next one, so they stay with the
-content they introduce. A `BARRIER` (before a node that had to be broken) closes the
+content they introduce; a trailing atom (the closing `}` of a broken definition) that
+would open a chunk joins the one before where the two fit. A `BARRIER` (before a node that had to be broken) closes the
 open chunk in the same way. Where a heading and the paragraph after it fit the budget
 only apart, the paragraph is cut at sentences so that the heading does not stand alone;
 a list, table, code block or section that fits is never cut for that; a piece of a leaf
@@ -21,6 +22,8 @@ from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
+
+_TRAILS = Trait.TRAILS.value
 
 
 def _recut(atom: Atom) -> bool:
@@ -132,6 +135,8 @@ class _GreedyPacker:
             if current and self.fits(current[0].start, atom.end):
                 current.append(atom)
                 continue
+            if not current and self.joins_previous(atom):
+                continue
             current = self.close_keeping_leading(current)
             if current and not self.fits(current[0].start, atom.end):
                 sentences = self.head_atoms(current[0].start, atom) if _recut(atom) else self.sentence_atoms(atom)
@@ -163,6 +168,18 @@ class _GreedyPacker:
         self.packed.append(PackedSpan(chunk[:cut], count, self.cut))
         self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
+
+    def joins_previous(self, atom: Atom) -> bool:
+        """Join a trailing atom (a closing `}`) that would start a chunk to the chunk
+        before, where the two fit and nothing was omitted between them."""
+        packed = self.packed
+        if self.cut or not packed or not atom.node.traits._value_ & _TRAILS:
+            return False
+        last = packed[-1]
+        if not fits_within(self.view, last.start, atom.end, self.chunk_size):
+            return False
+        packed[-1] = PackedSpan([*last.atoms, atom], self.view.count(last.start, atom.end), last.after_cut, last.lead)
+        return True
 
     def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:
         """Close `chunk` but for the leading atoms at its end; return those."""

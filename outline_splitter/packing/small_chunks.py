@@ -181,7 +181,7 @@ def _take_words(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_
     (a paragraph of 250 tokens beside the 6 tokens of a `<div>` that opens the next
     block), so its edge atom becomes two pieces: a cut inside prose, at a word, is the
     price of no tiny chunk; in code and verbatim text it falls at a line end, and never in
-    a node that must not be broken."""
+    a node that must not be broken or in raw markup that fits (Markdown's HTML blocks)."""
     for i, span in enumerate(spans):
         if span.token_count >= min_chunk_size:
             continue
@@ -232,10 +232,12 @@ def _words_taken(
 def _cut_points(view: ChunkView, atom: Atom) -> tuple[Sequence[int], Sequence[int]] | None:
     """The starts and ends of the units `atom` may be cut between: its lines if it is
     code or verbatim text of more than one line, else its words; None if it is not a leaf (or a piece of one),
-    leads what follows or lies in a node that must not be broken."""
+    leads what follows, lies in a node that must not be broken or is raw markup, whole."""
     node, above = atom.node, atom.ancestors
     if node.children or node.traits & (Trait.NEVER_BREAK | Trait.LEADS) or (above is not None and above.sealed):
         return None
+    if not atom.piece and node.traits & (Trait.VERBATIM | Trait.LINES) == Trait.VERBATIM:
+        return None  # raw markup (verbatim, yet no lines to cut at) that fits: a cut would leave tags open
     if node.unbuilt_kinds and node.expand is not None:  # children not built yet: no leaf either
         return None
     if node.traits & (Trait.VERBATIM | Trait.LINES) or (above is not None and above.verbatim is not None):
