@@ -35,6 +35,7 @@ from outline_splitter.registry import (
 )
 from outline_splitter.text_parents import build_text_parents
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
+from outline_splitter.view import SplitView, ViewOptions, find_problems, render_page
 
 
 class OutlineTextSplitter:
@@ -142,6 +143,36 @@ class OutlineTextSplitter:
         if file_name is None:
             return self._require_format()
         return resolve_doc_type(doc_type_for_path(file_name))
+
+    def view(self, text: str, *, title: str = "", document_id: str = "") -> SplitView:
+        """The split of `text` shown as a self-contained HTML page (`outline_splitter.view`):
+        the source with every chunk's span marked, the outline, each chunk's tokens
+        against the budget, heading path or symbol, overlaps and parent, and the problems
+        found (text in no chunk, chunks over budget, offsets that do not slice the
+        source). `.html` is the page, `.save(path)` writes it, and in Jupyter the result
+        displays it; `.chunks` are `split(text, document_id=document_id)`, `.problems`
+        what was found."""
+        fmt = self._require_format()
+        chunks = self.split(text, document_id=document_id)
+        output = self.options.output_for(fmt)
+        with paused_gc():
+            root = self._detect(text, fmt)
+            # a chunk in the format's first output mode is a slice; in another, what the mode reads
+            reads_as = None if output == fmt.outputs[0] else self._view(text, root, fmt, output).text
+            outline = OutlineNode.from_node(root.expand_all())
+        problems = find_problems(text, chunks, self.chunk_size, self.max_chunk_size, reads_as, self.tokenizer.count)
+        options = ViewOptions(
+            doc_type=fmt.name,
+            chunk_size=self.chunk_size,
+            max_chunk_size=self.max_chunk_size,
+            chunk_overlap=self.chunk_overlap,
+            output=output,
+            text_mode=reads_as is not None,
+            hierarchy=self.hierarchy,
+            tokenizer=str(getattr(self.tokenizer, "name", type(self.tokenizer).__name__)),
+            title=title,
+        )
+        return SplitView(render_page(text, chunks, outline, problems, options), chunks, problems)
 
     def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
