@@ -35,7 +35,7 @@ from outline_splitter.registry import (
 )
 from outline_splitter.text_parents import build_text_parents
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
-from outline_splitter.view import SplitView, ViewOptions, find_problems, render_page
+from outline_splitter.view import SplitView, ViewOptions, find_problems, render_outline, render_page
 
 
 class OutlineTextSplitter:
@@ -153,13 +153,19 @@ class OutlineTextSplitter:
         displays it; `.chunks` are `split(text, document_id=document_id)`, `.problems`
         what was found."""
         fmt = self._require_format()
-        chunks = self.split(text, document_id=document_id)
+        _check_text(text)
         output = self.options.output_for(fmt)
+        root = self._detect(text, fmt)
+        # one detection serves the split and the outline, unless the split is repeated to fit
+        if self.context_in_budget or not text.strip():
+            chunks = self.split(text, document_id=document_id)
+        else:
+            chunks = self._split(text, fmt, document_id, root=root)
         with paused_gc():
-            root = self._detect(text, fmt)
-            # a chunk in the format's first output mode is a slice; in another, what the mode reads
-            reads_as = None if output == fmt.outputs[0] else self._view(text, root, fmt, output).text
-            outline = OutlineNode.from_node(root.expand_all())
+            # (after packing: building the deferred parts first would change what it does)
+            outline = render_outline(root)
+        # a chunk in the format's first output mode is a slice; in another, what the mode reads
+        reads_as = None if output == fmt.outputs[0] else self._view(text, root, fmt, output).text
         problems = find_problems(text, chunks, self.chunk_size, self.max_chunk_size, reads_as, self.tokenizer.count)
         options = ViewOptions(
             doc_type=fmt.name,
@@ -327,19 +333,24 @@ class OutlineTextSplitter:
             return make_view(text, root, self.tokenizer, output)
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
-    def _split(self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0) -> list[TextChunk]:
+    def _split(
+        self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0, root: Node | None = None
+    ) -> list[TextChunk]:
         # (see gc_pause: the cycle search would cost as much as the split) The work is a
         # call of its own so that the outline, the view and the spans are freed before the
         # collector is back on: its first pass then walks the chunks alone, not the tree.
+        # `root`: the outline `_detect` gave for `text`, if it was made already (`view`).
         with paused_gc():
-            return self._split_with_gc_paused(text, fmt, document_id, reserve)
+            return self._split_with_gc_paused(text, fmt, document_id, reserve, root)
 
-    def _split_with_gc_paused(self, text: str, fmt: DocFormat, document_id: str, reserve: int) -> list[TextChunk]:
+    def _split_with_gc_paused(
+        self, text: str, fmt: DocFormat, document_id: str, reserve: int, root: Node | None = None
+    ) -> list[TextChunk]:
         _check_text(text)
         output = self.options.output_for(fmt)
         if not text.strip():
             return []
-        root = self._detect(text, fmt)
+        root = self._detect(text, fmt) if root is None else root
         view = self._view(text, root, fmt, output)
         chunk_size = self.options.chunk_size - reserve
         min_chunk_size = min(self.options.min_chunk_size, chunk_size)

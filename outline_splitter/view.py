@@ -30,13 +30,18 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from outline_splitter.models import OutlineNode, TextChunk
+from outline_splitter.models import TextChunk
+from outline_splitter.nodes import Node
 
 # Outline nodes shown beside the source (depth first); the rest is counted, not drawn:
 # `outline-splitter outline FILE` prints every node.
 MAX_OUTLINE_NODES = 5_000
 # Problems listed one by one in the summary (all are in `SplitView.problems`).
 MAX_LISTED_PROBLEMS = 300
+# The source pane's blocks: about this many characters each, and the height of a line
+# (CSS: 12.5 px at line-height 1.55), for the height of a block not laid out yet.
+BLOCK = 16_384
+LINE_PX = 19.375
 # Characters of a problem's text quoted in its message.
 SNIPPET = 60
 
@@ -164,11 +169,12 @@ def _uncovered(read: Callable[[int, int], str], start: int, end: int) -> list[Pr
 def render_page(
     text: str,
     chunks: Sequence[TextChunk],
-    outline: OutlineNode | None,
+    outline: str,
     problems: Sequence[Problem],
     options: ViewOptions,
 ) -> str:
-    """The page (see the module docstring) as one HTML string."""
+    """The page (see the module docstring) as one HTML string; `outline` is the
+    outline pane's content (`render_outline`)."""
     leaves = [chunk for chunk in chunks if not is_parent(chunk)]
     parents = [chunk for chunk in chunks if is_parent(chunk)]
     gaps = {(p.start, p.end) for p in problems if p.kind == "uncovered"}
@@ -210,7 +216,7 @@ def render_page(
         f"<title>{escape(title)}: {len(chunks)} chunks</title><style>{_asset('view.css')}</style></head>"
         f'<body class="{"text-mode" if options.text_mode else "source-mode"}">'
         f"<header>{_header(text, chunks, problems, options)}</header>"
-        f'<main><aside id="outline"><h2>Outline</h2>{_outline(outline)}</aside>'
+        f'<main><aside id="outline"><h2>Outline</h2>{outline}</aside>'
         f'<section id="centre">{tabs}{centre}</section>'
         f'<aside id="side"><div id="detail"><h2>Chunk</h2><p class="hint">Click a chunk (or use j / k).</p></div>'
         f"{_problems(problems)}{_parents(parents, over, flagged)}</aside></main>"
@@ -260,18 +266,36 @@ def _source(
     with_overlaps: bool,
 ) -> str:
     """The source with one element of class `kind` per chunk around its span, and the
-    uncovered spans marked; the pane's text is `text` itself."""
-    out: list[str] = []
-    cursor = 0
+    uncovered spans marked; the pane's text is `text` itself. It comes in blocks of about
+    `BLOCK` characters, each ending at a line end between chunks, which the browser lays
+    out only when they near the screen (CSS `content-visibility`)."""
+    out: list[str] = [""]
+    opening = 0  # where the open block's start tag goes, once its lines are known
+    cursor = block = 0
+
+    def close_block(end: int) -> None:
+        # the height of a block before it is laid out: its lines (wrapping aside)
+        height = (text.count("\n", block, end) + 1) * LINE_PX
+        out[opening] = f'<div class="blk" style="contain-intrinsic-size:auto {height:.0f}px">'
+        out.append("</div>")
 
     def gap(end: int) -> None:
+        nonlocal block, opening
         if end <= cursor:
             return
-        piece = _escape_source(text[cursor:end])
         if (cursor, end) in gaps:
+            piece = _escape_source(text[cursor:end])
             out.append(f'<span class="gap" data-start="{cursor}" data-end="{end}">{piece}</span>')
-        else:
-            out.append(piece)
+            return
+        cut = text.rfind("\n", cursor, end) + 1 if end - block >= BLOCK else 0
+        if cut <= block:
+            out.append(_escape_source(text[cursor:end]))
+            return
+        out.append(_escape_source(text[cursor:cut]))
+        close_block(cut - 1)
+        opening, block = len(out), cut
+        out.append("")
+        out.append(_escape_source(text[cut:end]))
 
     for number, chunk in enumerate(chunks):
         start = min(max(chunk.start_pos, cursor), len(text))
@@ -286,6 +310,7 @@ def _source(
         out.append("</span>")
         cursor = end
     gap(len(text))
+    close_block(len(text))
     return "".join(out)
 
 
@@ -303,7 +328,8 @@ def _text_chunk(chunk: TextChunk, over: set[Any], flagged: set[Any]) -> str:
     lines = f"lines {chunk.metadata.get('start_line')}-{chunk.metadata.get('end_line')}"
     return (
         f"<div {_attributes(chunk, 'chunk', over, flagged)}>"
-        f'<a class="srclink" href="#s{index}">#{index} · source [{chunk.start_pos}, {chunk.end_pos}) · {lines}</a>'
+        f'<a class="srclink" href="#s{index}">#{index} · {chunk.token_count} tokens · '
+        f"source [{chunk.start_pos}, {chunk.end_pos}) · {lines}</a>"
         f'<div class="txt">{_escape_source(chunk.text)}</div></div>'
     )
 
@@ -378,34 +404,33 @@ def _histogram(counts: Sequence[int], budget: int) -> str:
     return f'<div class="hist" title="chunks by size, tenths of the budget">{bars}</div>'
 
 
-def _outline(outline: OutlineNode | None) -> str:
-    """The outline as nested lists, depth first, up to `MAX_OUTLINE_NODES` nodes."""
-    if outline is None:
-        return ""
+def render_outline(root: Node) -> str:
+    """The outline as nested lists, depth first, up to `MAX_OUTLINE_NODES` nodes (the
+    rest counted); deferred parts are built as they are reached."""
     out: list[str] = []
-    shown = 0
-    total = 0
-    stack: list[tuple[OutlineNode | None, int]] = [(outline, 0)]
+    shown = total = 0
+    stack: list[tuple[Node | None, int]] = [(root, 0)]
     while stack:
         node, depth = stack.pop()
         if node is None:
             out.append("</ul></details></li>")
             continue
         total += 1
+        children = node.expanded_children()
         if shown >= MAX_OUTLINE_NODES:
-            stack.extend((child, depth + 1) for child in node.children)
+            stack.extend((child, depth + 1) for child in children)
             continue
         shown += 1
-        label = node.meta.get("title") or node.meta.get("symbol") or ""
+        label = node.label.title or node.label.symbol or "" if node.label is not None else ""
         link = (
             f'<a href="#" data-start="{node.start}" data-end="{node.end}"><b>{escape(node.kind)}</b> '
-            f"{escape(str(label))}</a> <small>[{node.start}, {node.end})</small>"
+            f"{escape(label)}</a> <small>[{node.start}, {node.end})</small>"
         )
-        if node.children:
+        if children:
             opened = " open" if depth < 2 else ""
             out.append(f"<li><details{opened}><summary>{link}</summary><ul>")
             stack.append((None, depth))
-            stack.extend((child, depth + 1) for child in reversed(node.children))
+            stack.extend((child, depth + 1) for child in reversed(children))
         else:
             out.append(f"<li>{link}</li>")
     more = f'<p class="hint">{total - shown:,} more nodes not shown</p>' if total > shown else ""

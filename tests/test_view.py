@@ -95,6 +95,22 @@ def test_the_page_marks_every_chunk_where_split_puts_it():
     assert len(re.findall(r'class="chunk ', view.html)) == len(chunks) > 10
 
 
+@pytest.mark.parametrize(
+    ("doc_type", "text"),
+    [
+        ("text", "Plain words here. And more of them.\n\n" * 1000),  # several blocks
+        ("html", "<h1>T</h1><p>One &amp; two.</p><script>x()</script><ul><li>a<li>b</ul>" * 100),
+        ("python", "import os\n\n\ndef f(x):\n    return x  # one\n\n\nclass C:\n    y = 2\n" * 100),
+    ],
+)
+def test_the_view_shows_the_chunks_split_gives(doc_type: str, text: str):
+    splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=48, chunk_overlap=8)
+    view = splitter.view(text)
+    assert view.chunks == splitter.split(text) and len(view.chunks) > 5
+    assert view.problems == []
+    _check_source_marks(text, view.chunks, view.html)
+
+
 def test_hierarchy_parents_have_an_element_each_and_leaves_stay_in_the_source():
     text = SAMPLE.read_text(encoding="utf-8")
     splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=96, hierarchy=True)
