@@ -270,20 +270,15 @@ def command_outline(args: argparse.Namespace) -> int:
 def command_view(args: argparse.Namespace) -> int:
     """Write the page of `outline_splitter.view` for one file."""
     try:
-        fmt = resolve_doc_type(doc_type_for_path(args.file) if args.doc_type == "auto" else args.doc_type)
+        options = splitter_options(args)
+        encoding = options.pop("encoding")
+        if options["doc_type"] == AUTO:
+            options["doc_type"] = doc_type_for_path(args.file)
         try:
-            text = read_path(args.file, args.encoding)
+            text = read_path(args.file, encoding)
         except InputError as exc:
             raise InputError(f"{args.file}: {exc}") from exc
-        splitter = OutlineTextSplitter(
-            doc_type=fmt.name,
-            chunk_size=args.chunk_size,
-            chunk_overlap=args.overlap,
-            tokenizer=args.tokenizer,
-            output=args.output if args.output in fmt.outputs else None,
-            content=args.content,
-        )
-        page = splitter.view(text, title=args.file.name, document_id=str(args.file))
+        page = OutlineTextSplitter(**options).view(text, title=args.file.name, document_id=str(args.file))
         target = page.save(args.output_file or Path(args.file.name + ".html"))
     except (InputError, ValueError, OSError) as exc:
         return _error(str(exc))
@@ -383,24 +378,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Split a file and write one self-contained HTML page (no network needed) that shows the "
         "source with every chunk's span marked, its tokens against the budget, heading path or symbol and "
         "overlaps, the outline beside it, and the problems found (text in no chunk, chunks over budget, "
-        "offsets that do not slice the source). With --output text, an HTML page's chunks show their text.",
+        "offsets that do not slice the source). With --html-output text, an HTML page's chunks show their text.",
     )
     view.add_argument("file", type=Path, metavar="FILE", help="the file to split and show")
     view.add_argument(
         "-o", "--output-file", type=Path, metavar="OUT", help="the page to write (default: FILE's name + .html, here)"
     )
-    view.add_argument("--doc-type", default="auto", metavar="TYPE", help="the format (default: by extension)")
-    view.add_argument("--chunk-size", type=int, default=512, metavar="N", help="most tokens per chunk (default 512)")
-    view.add_argument("--overlap", type=int, default=0, metavar="N", help="tokens of overlap (default 0)")
-    view.add_argument(
-        "--tokenizer", default="cl100k_base", metavar="NAME", help="tiktoken encoding (default cl100k_base)"
-    )
-    view.add_argument(
-        "--output", choices=("html", "text"), default="html", help="for HTML: chunks as source or as text"
-    )
-    view.add_argument(
-        "--content", choices=("all", "main"), default="all", help="for HTML: the whole page or its main content"
-    )
+    add_option_flags(view)
     view.add_argument("--encoding", default="utf-8", help="the file's text encoding (default utf-8)")
     view.set_defaults(handler=command_view)
 

@@ -155,9 +155,10 @@ class OutlineTextSplitter:
         fmt = self._require_format()
         _check_text(text)
         output = self.options.output_for(fmt)
-        root = self._detect(text, fmt)
+        with paused_gc():
+            root = self._detect(text, fmt)
         # one detection serves the split and the outline, unless the split is repeated to fit
-        if self.context_in_budget or not text.strip():
+        if self.options.context_in_budget or not text.strip():
             chunks = self.split(text, document_id=document_id)
         else:
             chunks = self._split(text, fmt, document_id, root=root)
@@ -166,15 +167,17 @@ class OutlineTextSplitter:
             outline = render_outline(root)
         # a chunk in the format's first output mode is a slice; in another, what the mode reads
         reads_as = None if output == fmt.outputs[0] else self._view(text, root, fmt, output).text
-        problems = find_problems(text, chunks, self.chunk_size, self.max_chunk_size, reads_as, self.tokenizer.count)
+        problems = find_problems(
+            text, chunks, self.options.chunk_size, self.max_chunk_size, reads_as, self.tokenizer.count
+        )
         options = ViewOptions(
             doc_type=fmt.name,
-            chunk_size=self.chunk_size,
+            chunk_size=self.options.chunk_size,
             max_chunk_size=self.max_chunk_size,
-            chunk_overlap=self.chunk_overlap,
+            chunk_overlap=self.options.chunk_overlap,
             output=output,
             text_mode=reads_as is not None,
-            hierarchy=self.hierarchy,
+            hierarchy=self.options.hierarchy,
             tokenizer=str(getattr(self.tokenizer, "name", type(self.tokenizer).__name__)),
             title=title,
         )

@@ -278,9 +278,11 @@ def test_a_python_file_in_the_browser(browser: Browser, tmp_path: Path):
 
 def test_parent_chunks_in_the_browser(browser: Browser, tmp_path: Path):
     text = SAMPLE.read_text(encoding="utf-8")
-    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=64, hierarchy=True)
-    page = splitter.view(text, title=SAMPLE.name).save(tmp_path / "sample.html")
-    chunks = splitter.split(text)
+    page = tmp_path / "sample.html"
+    done = run("view", SAMPLE, "--chunk-size", "64", "--hierarchy", "--chunk-overlap", "8", "-o", page)
+    assert done.returncode == 0, done.stderr
+    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=64, hierarchy=True, chunk_overlap=8)
+    chunks = splitter.split(text, document_id=str(SAMPLE))
     _in_browser(browser, page, text, chunks, text_mode=False)
     parents = browser.evaluate(
         "[...document.querySelectorAll('#parents .chunk')].map(e => [+e.dataset.start, +e.dataset.end])"
@@ -294,7 +296,7 @@ def test_parent_chunks_in_the_browser(browser: Browser, tmp_path: Path):
 def test_a_web_page_in_text_mode_in_the_browser(browser: Browser, tmp_path: Path):
     path = next(p for p in corpus_files("html-web") if p.name == WEB_PAGE)
     page = tmp_path / "web.html"
-    done = run("view", path, "--chunk-size", "256", "--output", "text", "-o", page)
+    done = run("view", path, "--chunk-size", "256", "--html-output", "text", "-o", page)
     assert done.returncode == 0, done.stderr
     splitter = OutlineTextSplitter(doc_type="html", chunk_size=256, output="text")
     text = path.read_text(encoding="utf-8")
