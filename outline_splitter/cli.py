@@ -282,11 +282,7 @@ def command_view(args: argparse.Namespace) -> int:
         target = page.save(args.output_file or Path(args.file.name + ".html"))
     except (InputError, ValueError, OSError) as exc:
         return _error(str(exc))
-    problems = f"{len(page.problems)} problems" if page.problems else "no problems"
-    print(
-        f"{PROG}: wrote {target} ({len(page.chunks)} chunks, {problems}, {len(page.html) / 1e6:.1f} MB)",
-        file=sys.stderr,
-    )
+    print(f"{PROG}: wrote {target} ({page.summary()}, {len(page.html) / 1e6:.1f} MB)", file=sys.stderr)
     return 0
 
 

@@ -166,9 +166,16 @@ class OutlineTextSplitter:
             # (after packing: building the deferred parts first would change what it does)
             outline = render_outline(root)
         # a chunk in the format's first output mode is a slice; in another, what the mode reads
-        reads_as = None if output == fmt.outputs[0] else self._view(text, root, fmt, output).text
+        text_mode = output != fmt.outputs[0]
         problems = find_problems(
-            text, chunks, self.options.chunk_size, self.max_chunk_size, reads_as, self.tokenizer.count
+            text,
+            chunks,
+            self.options.chunk_size,
+            self.max_chunk_size,
+            self.tokenizer.count,
+            view=lambda: self._view(text, root, fmt, output),
+            text_mode=text_mode,
+            leaves_out=self.options.chooses_content,
         )
         options = ViewOptions(
             doc_type=fmt.name,
@@ -176,7 +183,7 @@ class OutlineTextSplitter:
             max_chunk_size=self.max_chunk_size,
             chunk_overlap=self.options.chunk_overlap,
             output=output,
-            text_mode=reads_as is not None,
+            text_mode=text_mode,
             hierarchy=self.options.hierarchy,
             tokenizer=str(getattr(self.tokenizer, "name", type(self.tokenizer).__name__)),
             title=title,

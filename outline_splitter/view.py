@@ -32,6 +32,7 @@ from typing import Any
 
 from outline_splitter.models import TextChunk
 from outline_splitter.nodes import Node
+from outline_splitter.packing.view import ChunkView
 
 # Outline nodes shown beside the source (depth first); the rest is counted, not drawn:
 # `outline-splitter outline FILE` prints every node.
@@ -39,9 +40,9 @@ MAX_OUTLINE_NODES = 5_000
 # Problems listed one by one in the summary (all are in `SplitView.problems`).
 MAX_LISTED_PROBLEMS = 300
 # The source pane's blocks: about this many characters each, and the height of a line
-# (CSS: 12.5 px at line-height 1.55), for the height of a block not laid out yet.
+# (CSS: 12 px at line-height 1.6), for the height of a block not laid out yet.
 BLOCK = 16_384
-LINE_PX = 19.375
+LINE_PX = 19.2
 # Characters of a problem's text quoted in its message.
 SNIPPET = 60
 
@@ -50,7 +51,9 @@ SNIPPET = 60
 class Problem:
     """Something wrong with a split, found by `find_problems`.
 
-    `kind` is `"uncovered"`, `"over_budget"`, `"miscounted"` or `"bad_offsets"`;
+    `kind` is `"uncovered"`, `"over_budget"`, `"miscounted"` or `"bad_offsets"`, or
+    `"left_out"` for text in no chunk where the options leave parts out (`content`,
+    `include`, `exclude`): shown, not counted as a problem;
     `[start, end)` is the source span concerned; `chunk` the chunk's index (None for
     uncovered text)."""
 
@@ -92,6 +95,14 @@ class SplitView:
         target.write_text(self.html, encoding="utf-8", errors="replace")
         return target
 
+    def summary(self) -> str:
+        """`"17 chunks, 2 problems, 4 parts left out"`: what the page shows, in a line."""
+        real = sum(problem.kind != "left_out" for problem in self.problems)
+        parts = [f"{len(self.chunks)} chunks", f"{real} problems" if real else "no problems"]
+        if real < len(self.problems):
+            parts.append(f"{len(self.problems) - real} parts left out")
+        return ", ".join(parts)
+
     def _repr_html_(self) -> str:
         # The page is a document of its own: in a frame its style and script touch
         # nothing of the notebook around it.
@@ -111,14 +122,21 @@ def find_problems(
     chunks: Sequence[TextChunk],
     chunk_size: int,
     max_chunk_size: int,
-    reads_as: Callable[[int, int], str] | None,
     count: Callable[[str], int],
+    *,
+    view: Callable[[], ChunkView] | None = None,
+    text_mode: bool = False,
+    leaves_out: bool = False,
 ) -> list[Problem]:
-    """What is wrong with `chunks` of `text`, in source order. `reads_as(start, end)` is
-    the text a source span reads as in the split's output mode (None: source mode, a
-    span reads as its slice); `count` counts a chunk's tokens."""
+    """What is wrong with `chunks` of `text`, in source order. `count` counts a chunk's
+    tokens. `view()` makes the split's view of the document (its format's: what a span
+    reads as, which edges of a span add nothing, whether markup alone shows anything),
+    asked for only where a span between chunks holds more than white space (None: plain
+    text, where only white space adds nothing). With `text_mode` a chunk's text is what
+    its span reads as, else its slice. `leaves_out`: the options leave parts of the text
+    out on purpose (what shows of them is `"left_out"`, not `"uncovered"`)."""
     problems: list[Problem] = []
-    read = reads_as or (lambda start, end: text[start:end])
+    reader = _Reader(text, view)
     cursor = 0
     for chunk in chunks:
         index = chunk.metadata.get("index")
@@ -139,7 +157,7 @@ def find_problems(
             problems.append(Problem("over_budget", start, end, f"{tokens} tokens > {chunk_size}{allowed}", index))
         if is_parent(chunk):
             continue  # a parent's text names its parts; its span is its section's
-        if chunk.text != read(start, end):
+        if chunk.text != (reader.reads(start, end) if text_mode else text[start:end]):
             problems.append(
                 Problem("bad_offsets", start, end, f"its text is not what [{start}, {end}) of the source reads", index)
             )
@@ -148,22 +166,54 @@ def find_problems(
                 Problem("bad_offsets", start, end, f"starts at {start}, inside the chunk before (ends {cursor})", index)
             )
         else:
-            problems.extend(_uncovered(read, cursor, start))
+            problems.extend(_uncovered(reader, cursor, start, leaves_out))
         cursor = max(cursor, end)
-    problems.extend(_uncovered(read, cursor, len(text)))
+    problems.extend(_uncovered(reader, cursor, len(text), leaves_out))
     problems.sort(key=lambda problem: problem.start)
     return problems
 
 
-def _uncovered(read: Callable[[int, int], str], start: int, end: int) -> list[Problem]:
+class _Reader:
+    """What spans of the text read as and show, through the split's view, made when
+    first needed (a format's view may encode the whole text)."""
+
+    def __init__(self, text: str, make: Callable[[], ChunkView] | None) -> None:
+        self.text = text
+        self._make = make
+        self._view: ChunkView | None = None
+
+    def _get(self) -> ChunkView | None:
+        if self._view is None and self._make is not None:
+            self._view = self._make()
+        return self._view
+
+    def reads(self, start: int, end: int) -> str:
+        view = self._get()
+        return view.text(start, end) if view is not None else self.text[start:end]
+
+    def shown(self, start: int, end: int) -> str:
+        """The visible text of a span outside every chunk ("" where it shows nothing)."""
+        if not self.text[start:end].strip():
+            return ""
+        view = self._get()
+        if view is None:
+            return self.text[start:end].strip()
+        start, end = view.trim(start, end)
+        if start >= end or view.blank_side(start, end):
+            return ""  # white space, or markup alone
+        return view.text(start, end).strip()
+
+
+def _uncovered(reader: _Reader, start: int, end: int, leaves_out: bool) -> list[Problem]:
     if start >= end:
         return []
-    shown = read(start, end).strip()
+    shown = reader.shown(start, end)
     if not shown:
         return []
     snippet = " ".join(shown.split())
     snippet = snippet[:SNIPPET] + ("..." if len(snippet) > SNIPPET else "")
-    return [Problem("uncovered", start, end, f"{len(shown)} characters in no chunk: {snippet!r}")]
+    kind = "left_out" if leaves_out else "uncovered"
+    return [Problem(kind, start, end, f"{len(shown)} characters in no chunk: {snippet!r}")]
 
 
 def render_page(
@@ -177,7 +227,7 @@ def render_page(
     outline pane's content (`render_outline`)."""
     leaves = [chunk for chunk in chunks if not is_parent(chunk)]
     parents = [chunk for chunk in chunks if is_parent(chunk)]
-    gaps = {(p.start, p.end) for p in problems if p.kind == "uncovered"}
+    gaps = {(p.start, p.end): p.kind for p in problems if p.kind in ("uncovered", "left_out")}
     over = {p.chunk for p in problems if p.kind == "over_budget"}
     flagged = {p.chunk for p in problems if p.chunk is not None}
     if options.text_mode:
@@ -259,7 +309,7 @@ def _escape_source(text: str) -> str:
 def _source(
     text: str,
     chunks: Sequence[TextChunk],
-    gaps: set[tuple[int, int]],
+    gaps: dict[tuple[int, int], str],
     over: set[Any],
     flagged: set[Any],
     kind: str,
@@ -285,7 +335,8 @@ def _source(
             return
         if (cursor, end) in gaps:
             piece = _escape_source(text[cursor:end])
-            out.append(f'<span class="gap" data-start="{cursor}" data-end="{end}">{piece}</span>')
+            kind = "gap left" if gaps[cursor, end] == "left_out" else "gap"
+            out.append(f'<span class="{kind}" data-start="{cursor}" data-end="{end}">{piece}</span>')
             return
         cut = text.rfind("\n", cursor, end) + 1 if end - block >= BLOCK else 0
         if cut <= block:
@@ -380,7 +431,10 @@ def _header(text: str, chunks: Sequence[TextChunk], problems: Sequence[Problem],
         settings.append("hierarchy")
     if options.tokenizer:
         settings.append(escape(options.tokenizer))
-    state = f'<span class="bad">{len(problems)} problems</span>' if problems else '<span class="ok">no problems</span>'
+    real = sum(problem.kind != "left_out" for problem in problems)
+    state = f'<span class="bad">{real} problems</span>' if real else '<span class="ok">no problems</span>'
+    if real < len(problems):
+        state += f" · {len(problems) - real} parts left out (content)"
     return (
         f"<h1>{escape(options.title or 'document')}</h1>"
         f"<p>{len(text):,} characters · <b>{len(chunks)}</b> chunks · {stats} · {' · '.join(settings)} · {state}</p>"
@@ -455,7 +509,8 @@ def _problems(problems: Sequence[Problem]) -> str:
     more = ""
     if len(problems) > MAX_LISTED_PROBLEMS:
         more = f'<p class="hint">and {len(problems) - MAX_LISTED_PROBLEMS:,} more</p>'
-    return f'<div id="problems"><h2>Problems</h2><p class="bad">{summary}</p><ul>{items}</ul>{more}</div>'
+    shade = "bad" if any(problem.kind != "left_out" for problem in problems) else "hint"
+    return f'<div id="problems"><h2>Problems</h2><p class="{shade}">{summary}</p><ul>{items}</ul>{more}</div>'
 
 
 def _parents(parents: Sequence[TextChunk], over: set[Any], flagged: set[Any]) -> str:

@@ -136,7 +136,7 @@ def test_in_jupyter_the_page_shows_in_a_frame_of_its_own():
 
 def _problems(text: str, chunks: list[TextChunk], chunk_size: int = 64) -> list[tuple[str, int | None]]:
     counter = OutlineTextSplitter().tokenizer.count
-    return [(p.kind, p.chunk) for p in find_problems(text, chunks, chunk_size, chunk_size, None, counter)]
+    return [(p.kind, p.chunk) for p in find_problems(text, chunks, chunk_size, chunk_size, counter)]
 
 
 def test_problems_are_found_where_they_are():
@@ -162,7 +162,7 @@ def test_the_page_marks_text_in_no_chunk():
     counter = OutlineTextSplitter().tokenizer.count
     from outline_splitter.view import ViewOptions, render_page
 
-    problems = find_problems(text, chunks[1:], 8, 8, None, counter)
+    problems = find_problems(text, chunks[1:], 8, 8, counter)
     page = render_page(text, chunks[1:], None, problems, ViewOptions("markdown", 8, 8))
     gaps = re.findall(r'<span class="gap" data-start="(\d+)" data-end="(\d+)">', page)
     assert gaps == [("0", str(chunks[1].start_pos))]
@@ -301,3 +301,15 @@ def test_a_web_page_in_text_mode_in_the_browser(browser: Browser, tmp_path: Path
     splitter = OutlineTextSplitter(doc_type="html", chunk_size=256, output="text")
     text = path.read_text(encoding="utf-8")
     _in_browser(browser, page, text, splitter.split(text, document_id=str(path)), text_mode=True)
+
+
+def test_what_content_leaves_out_is_shown_as_left_out_not_as_a_problem():
+    article = "<article><h1>Title</h1>" + "<p>A sentence of the article, long enough to count.</p>" * 30 + "</article>"
+    page = f"<html><body><nav><a href='/'>Home</a> <a href='/x'>Other page</a></nav>{article}</body></html>"
+    view = OutlineTextSplitter(doc_type="html", chunk_size=64, content="main").view(page)
+    assert view.chunks and {p.kind for p in view.problems} == {"left_out"}
+    assert "Home" in view.problems[0].message and view.summary().endswith("no problems, 1 parts left out")
+    assert len(view.problems) == 1  # the markup between and after the chunks shows nothing
+    assert '<span class="gap left" data-start="0"' in view.html
+    everything = OutlineTextSplitter(doc_type="html", chunk_size=64).view(page)
+    assert everything.problems == [] and everything.summary() == f"{len(everything.chunks)} chunks, no problems"
