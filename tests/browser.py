@@ -203,3 +203,27 @@ class Browser:
     def screenshot(self) -> bytes:
         """A PNG of the viewport."""
         return base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png")["data"])
+
+
+def main() -> None:
+    """`python -m tests.browser PAGE OUT.png [CHUNK]`: a 1280x720 screenshot of a page,
+    with chunk CHUNK selected. docs/view.png is `outline-splitter view
+    outline_splitter/samples/sample.md --chunk-size 96 --chunk-overlap 16`'s page with
+    chunk 2 selected (quantized to 96 colours)."""
+    import sys
+
+    page, out = Path(sys.argv[1]), Path(sys.argv[2])
+    executable = find_chromium()
+    if executable is None:
+        raise SystemExit("no chromium on PATH")
+    with Browser(executable, 1280, 720) as browser:
+        browser.open(page)
+        if len(sys.argv) > 3:
+            browser.evaluate(f"document.getElementById('c{int(sys.argv[3])}').click()")
+        out.write_bytes(browser.screenshot())
+        if browser.errors():
+            raise SystemExit(f"the page reported errors: {browser.errors()}")
+
+
+if __name__ == "__main__":
+    main()
