@@ -86,6 +86,7 @@ class Browser:
         self._next_id = 0
         self.events: list[dict[str, Any]] = []
         self.session = ""
+        self.frames: list[str] = []  # sessions of the frames attached to, in order
         self.width, self.height = width, height
 
     def __enter__(self) -> Browser:
@@ -94,6 +95,9 @@ class Browser:
         self.session = self.call("Target.attachToTarget", targetId=page, flatten=True)["sessionId"]
         for domain in ("Page.enable", "Runtime.enable", "Log.enable"):
             self.call(domain, session=True)
+        # frames of their own process (a sandboxed iframe) are targets of their own: attach
+        # to each as it appears, so that its errors are reported too
+        self.call("Target.setAutoAttach", session=True, autoAttach=True, waitForDebuggerOnStart=False, flatten=True)
         self.call(
             "Emulation.setDeviceMetricsOverride",
             session=True,
@@ -133,20 +137,28 @@ class Browser:
             self._buffer += chunk
         message, _, self._buffer = self._buffer.partition(b"\0")
         decoded: dict[str, Any] = json.loads(message)
+        if decoded.get("method") == "Target.attachedToTarget" and decoded["params"]["targetInfo"]["type"] == "iframe":
+            frame = decoded["params"]["sessionId"]
+            self.frames.append(frame)
+            for domain in ("Runtime.enable", "Log.enable"):  # (their answers are not awaited)
+                self._next_id += 1
+                self._send({"id": self._next_id, "method": domain, "params": {}, "sessionId": frame})
         return decoded
 
-    def call(self, method: str, session: bool = False, **params: Any) -> dict[str, Any]:
-        """Send one command (to the page's session if `session`) and return its result;
-        events that arrive meanwhile are kept in `events`."""
+    def call(self, method: str, session: bool | str = False, **params: Any) -> dict[str, Any]:
+        """Send one command (to the page's session if `session` is True, to the session
+        named if it is a string) and return its result; events that arrive meanwhile are
+        kept in `events`."""
         self._next_id += 1
-        message: dict[str, Any] = {"id": self._next_id, "method": method, "params": params}
+        number = self._next_id
+        message: dict[str, Any] = {"id": number, "method": method, "params": params}
         if session:
-            message["sessionId"] = self.session
+            message["sessionId"] = self.session if session is True else session
         self._send(message)
         deadline = time.monotonic() + TIMEOUT
         while True:
             answer = self._receive(deadline)
-            if answer.get("id") == self._next_id:
+            if answer.get("id") == number:
                 if "error" in answer:
                     raise BrowserError(f"{method}: {answer['error']}")
                 result: dict[str, Any] = answer.get("result", {})
@@ -177,10 +189,11 @@ class Browser:
         self.wait_for("Page.loadEventFired")
         return time.perf_counter() - started
 
-    def evaluate(self, expression: str) -> Any:
-        """The value of a JavaScript expression in the page (a promise is awaited)."""
+    def evaluate(self, expression: str, frame: str | None = None) -> Any:
+        """The value of a JavaScript expression in the page, or in the frame of session
+        `frame` (one of `frames`); a promise is awaited."""
         result = self.call(
-            "Runtime.evaluate", session=True, expression=expression, returnByValue=True, awaitPromise=True
+            "Runtime.evaluate", session=frame or True, expression=expression, returnByValue=True, awaitPromise=True
         )
         if "exceptionDetails" in result:
             raise BrowserError(f"script failed: {result['exceptionDetails']}")

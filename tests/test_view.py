@@ -313,3 +313,21 @@ def test_what_content_leaves_out_is_shown_as_left_out_not_as_a_problem():
     assert '<span class="gap left" data-start="0"' in view.html
     everything = OutlineTextSplitter(doc_type="html", chunk_size=64).view(page)
     assert everything.problems == [] and everything.summary() == f"{len(everything.chunks)} chunks, no problems"
+
+
+def test_the_jupyter_frame_in_the_browser(browser: Browser, tmp_path: Path):
+    """`_repr_html_`'s sandboxed frame shows the page and its script works there (a
+    sandboxed document may not change its address: selecting a chunk must not throw)."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    view = OutlineTextSplitter(chunk_size=96).view(text)
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(f"<!DOCTYPE html><html><body><h1>A cell</h1>{view._repr_html_()}</body></html>")
+    frames = len(browser.frames)
+    _open(browser, notebook)
+    assert len(browser.frames) > frames  # the frame is a target of its own
+    frame = browser.frames[-1]
+    assert browser.evaluate("document.querySelectorAll('.chunk').length", frame=frame) == len(view.chunks)
+    browser.evaluate("document.getElementById('c2').click()", frame=frame)
+    assert "Chunk #2" in browser.evaluate("document.getElementById('detail').textContent", frame=frame)
+    _not_blank(browser.screenshot())
+    assert browser.errors() == []

@@ -60,7 +60,11 @@
       "<h2>Chunk #" + c.i + "</h2><dl>" +
       rows.map((r) => "<dt>" + r[0] + "</dt><dd>" + r[1] + "</dd>").join("") +
       "</dl>" + (own ? "<ul>" + own + "</ul>" : "");
-    history.replaceState(null, "", "#c" + i);
+    try {
+      history.replaceState(null, "", "#c" + i);  // a link to the chunk
+    } catch (error) {
+      // a sandboxed frame (the Jupyter view) may not change its address: nothing to link
+    }
   }
 
   // The leaf chunk whose span starts at or before `offset` (the last such).
