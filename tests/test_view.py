@@ -331,3 +331,16 @@ def test_the_jupyter_frame_in_the_browser(browser: Browser, tmp_path: Path):
     assert "Chunk #2" in browser.evaluate("document.getElementById('detail').textContent", frame=frame)
     _not_blank(browser.screenshot())
     assert browser.errors() == []
+
+
+def test_awkward_characters_keep_their_offsets_in_the_browser(browser: Browser, tmp_path: Path):
+    """Carriage returns (which an HTML parser folds), astral characters (two UTF-16 units
+    in the browser, one offset in Python), markup and entities as text, tabs, and a NUL
+    (which the parser drops: shown as U+FFFD, one for one)."""
+    paragraph = "Caf\u00e9 \U0001f600 <b>not bold</b> &amp; &lt;tag&gt;\tx\r\n"
+    text = "# Title\r\n\r\n" + (paragraph * 3 + "\r\n") * 12 + "## Next\r\rOld Mac line\r\r\0end\n"
+    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=40)
+    page = splitter.view(text).save(tmp_path / "awkward.html")
+    chunks = splitter.split(text)
+    assert len(chunks) > 5
+    _in_browser(browser, page, text.replace("\0", "\ufffd"), chunks, text_mode=False)
