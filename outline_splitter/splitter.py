@@ -182,7 +182,6 @@ class OutlineTextSplitter:
             chunk_size=self.options.chunk_size,
             max_chunk_size=self.max_chunk_size,
             chunk_overlap=self.options.chunk_overlap,
-            output=output,
             text_mode=text_mode,
             hierarchy=self.options.hierarchy,
             tokenizer=str(getattr(self.tokenizer, "name", type(self.tokenizer).__name__)),

@@ -11,11 +11,16 @@ against the budget, heading path or code symbol, overlaps, parent chunk with
 `hierarchy=True`). In HTML text mode (`output="text"`) the chunks show their extracted
 text, each with a link to its span in the source.
 
-Problems flagged (`SplitView.problems`): text that is in no chunk (`uncovered`: visible
-non-space characters between chunks; in text mode, what the span reads as), chunks
-over `chunk_size` (`over_budget`), counts that a plain count of the text does not give
-(`miscounted`), and offsets that do not slice the source (`bad_offsets`: out of range,
-out of order, or a source-mode chunk whose text is not `text[start:end]`).
+Problems flagged (`SplitView.problems`): text that is in no chunk (`uncovered`: what the
+format's view shows between chunks, non-space characters, in HTML not markup alone, in
+text mode what the span reads as; `left_out` instead, not counted as a problem, where
+`content`, `include` or `exclude` leave parts out on purpose), chunks over `chunk_size`
+(`over_budget`), counts that a plain count of the text does not give (`miscounted`), and
+offsets that do not slice the source (`bad_offsets`: out of range, out of order, or a
+chunk whose text is not what its span reads as).
+
+The source pane's text is the source one for one, but for a NUL, which an HTML parser
+drops: it shows as U+FFFD (one character too, so every offset holds).
 """
 
 from __future__ import annotations
@@ -72,7 +77,6 @@ class ViewOptions:
     chunk_size: int
     max_chunk_size: int
     chunk_overlap: int = 0
-    output: str = "source"
     text_mode: bool = False
     hierarchy: bool = False
     tokenizer: str = ""

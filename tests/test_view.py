@@ -344,3 +344,17 @@ def test_awkward_characters_keep_their_offsets_in_the_browser(browser: Browser, 
     chunks = splitter.split(text)
     assert len(chunks) > 5
     _in_browser(browser, page, text.replace("\0", "\ufffd"), chunks, text_mode=False)
+
+
+@pytest.mark.parametrize("text", ["", "   \n", "x"])
+def test_an_empty_or_tiny_text_makes_a_page(text: str):
+    view = OutlineTextSplitter().view(text)
+    assert view.problems == [] and len(view.chunks) == len(text.strip())
+    _check_source_marks(text, view.chunks, view.html)
+
+
+def test_a_split_repeated_to_fit_its_context_is_the_one_shown():
+    text = "# A title\n\n" + "word " * 200
+    splitter = OutlineTextSplitter(chunk_size=24, context_in_budget=True)
+    view = splitter.view(text)
+    assert view.chunks == splitter.split(text) and view.problems == []
