@@ -176,6 +176,7 @@ class OutlineTextSplitter:
             view=lambda: self._view(text, root, fmt, output),
             text_mode=text_mode,
             leaves_out=self.options.chooses_content,
+            parent_budget=self.options.parent_budget if self.options.parents == "text" else None,
         )
         options = ViewOptions(
             doc_type=fmt.name,

@@ -117,7 +117,8 @@ class SplitView:
 
 
 def is_parent(chunk: TextChunk) -> bool:
-    """A parent chunk of `hierarchy=True`: its text is not a slice of the source."""
+    """A parent chunk of `hierarchy=True`: its span is its section's (it holds its
+    section's own text, or its outline), over the leaves' spans."""
     return chunk.metadata.get("role") == "parent"
 
 
@@ -131,6 +132,7 @@ def find_problems(
     view: Callable[[], ChunkView] | None = None,
     text_mode: bool = False,
     leaves_out: bool = False,
+    parent_budget: int | None = None,
 ) -> list[Problem]:
     """What is wrong with `chunks` of `text`, in source order. `count` counts a chunk's
     tokens. `view()` makes the split's view of the document (its format's: what a span
@@ -138,7 +140,9 @@ def find_problems(
     asked for only where a span between chunks holds more than white space (None: plain
     text, where only white space adds nothing). With `text_mode` a chunk's text is what
     its span reads as, else its slice. `leaves_out`: the options leave parts of the text
-    out on purpose (what shows of them is `"left_out"`, not `"uncovered"`)."""
+    out on purpose (what shows of them is `"left_out"`, not `"uncovered"`).
+    `parent_budget`: the most tokens of a parent chunk of `hierarchy=True` (None:
+    `chunk_size`)."""
     problems: list[Problem] = []
     reader = _Reader(text, view)
     cursor = 0
@@ -156,9 +160,10 @@ def find_problems(
                 Problem("miscounted", start, end, f"reports {chunk.token_count} tokens, its text has {counted}", index)
             )
         tokens = max(counted, chunk.token_count)
-        if tokens > chunk_size:
+        budget = parent_budget or chunk_size if is_parent(chunk) else chunk_size
+        if tokens > budget:
             allowed = f" (max_chunk_size {max_chunk_size} allows a node kept whole)" if tokens <= max_chunk_size else ""
-            problems.append(Problem("over_budget", start, end, f"{tokens} tokens > {chunk_size}{allowed}", index))
+            problems.append(Problem("over_budget", start, end, f"{tokens} tokens > {budget}{allowed}", index))
         if is_parent(chunk):
             continue  # a parent's text names its parts; its span is its section's
         if chunk.text != (reader.reads(start, end) if text_mode else text[start:end]):
