@@ -2,6 +2,7 @@
 
     outline-splitter split docs/ README.md --chunk-size 256 -o chunks.jsonl
     outline-splitter outline README.md
+    outline-splitter view README.md -o README.view.html
     outline-splitter bench
 
 Exit codes: 0 success; 1 an unexpected failure; 2 a usage error, at least one input
@@ -263,6 +264,28 @@ def command_outline(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- view -----------------------------------------------------------------------------
+
+
+def command_view(args: argparse.Namespace) -> int:
+    """Write the page of `outline_splitter.view` for one file."""
+    try:
+        options = splitter_options(args)
+        encoding = options.pop("encoding")
+        if options["doc_type"] == AUTO:
+            options["doc_type"] = doc_type_for_path(args.file)
+        try:
+            text = read_path(args.file, encoding)
+        except InputError as exc:
+            raise InputError(f"{args.file}: {exc}") from exc
+        page = OutlineTextSplitter(**options).view(text, title=args.file.name, document_id=str(args.file))
+        target = page.save(args.output_file or Path(args.file.name + ".html"))
+    except (InputError, ValueError, OSError) as exc:
+        return _error(str(exc))
+    print(f"{PROG}: wrote {target} ({page.summary()}, {len(page.html) / 1e6:.1f} MB)", file=sys.stderr)
+    return 0
+
+
 # -- bench ----------------------------------------------------------------------------
 
 
@@ -276,7 +299,7 @@ def command_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: `split`, `outline` and `bench`, every option documented."""
+    """The argument parser: `split`, `outline`, `view` and `bench`, every option documented."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Split documents into token-budgeted chunks along their structure, with exact offsets.",
@@ -344,6 +367,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--width", type=int, default=60, metavar="N", help="characters of leaf text shown (default 60)"
     )
     outline.set_defaults(handler=command_outline)
+
+    view = commands.add_parser(
+        "view",
+        help="write an HTML page that shows a file's chunks over its source",
+        description="Split a file and write one self-contained HTML page (no network needed) that shows the "
+        "source with every chunk's span marked, its tokens against the budget, heading path or symbol and "
+        "overlaps, the outline beside it, and the problems found (text in no chunk, chunks over budget, "
+        "offsets that do not slice the source). With --html-output text, an HTML page's chunks show their text.",
+    )
+    view.add_argument("file", type=Path, metavar="FILE", help="the file to split and show")
+    view.add_argument(
+        "-o", "--output-file", type=Path, metavar="OUT", help="the page to write (default: FILE's name + .html, here)"
+    )
+    add_option_flags(view)
+    view.add_argument("--encoding", default="utf-8", help="the file's text encoding (default utf-8)")
+    view.set_defaults(handler=command_view)
 
     bench = commands.add_parser(
         "bench",

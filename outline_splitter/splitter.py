@@ -35,6 +35,7 @@ from outline_splitter.registry import (
 )
 from outline_splitter.text_parents import build_text_parents
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
+from outline_splitter.view import SplitView, ViewOptions, find_problems, render_outline, render_page
 
 
 class OutlineTextSplitter:
@@ -142,6 +143,52 @@ class OutlineTextSplitter:
         if file_name is None:
             return self._require_format()
         return resolve_doc_type(doc_type_for_path(file_name))
+
+    def view(self, text: str, *, title: str = "", document_id: str = "") -> SplitView:
+        """The split of `text` shown as a self-contained HTML page (`outline_splitter.view`):
+        the source with every chunk's span marked, the outline, each chunk's tokens
+        against the budget, heading path or symbol, overlaps and parent, and the problems
+        found (text in no chunk, chunks over budget, offsets that do not slice the
+        source). `.html` is the page, `.save(path)` writes it, and in Jupyter the result
+        displays it; `.chunks` are `split(text, document_id=document_id)`, `.problems`
+        what was found."""
+        fmt = self._require_format()
+        _check_text(text)
+        output = self.options.output_for(fmt)
+        with paused_gc():
+            root = self._detect(text, fmt)
+        # one detection serves the split and the outline, unless the split is repeated to fit
+        if self.options.context_in_budget or not text.strip():
+            chunks = self.split(text, document_id=document_id)
+        else:
+            chunks = self._split(text, fmt, document_id, root=root)
+        with paused_gc():
+            # (after packing: building the deferred parts first would change what it does)
+            outline = render_outline(root)
+        # a chunk in the format's first output mode is a slice; in another, what the mode reads
+        text_mode = output != fmt.outputs[0]
+        problems = find_problems(
+            text,
+            chunks,
+            self.options.chunk_size,
+            self.max_chunk_size,
+            self.tokenizer.count,
+            view=lambda: self._view(text, root, fmt, output),
+            text_mode=text_mode,
+            leaves_out=self.options.chooses_content,
+            parent_budget=self.options.parent_budget if self.options.parents == "text" else None,
+        )
+        options = ViewOptions(
+            doc_type=fmt.name,
+            chunk_size=self.options.chunk_size,
+            max_chunk_size=self.max_chunk_size,
+            chunk_overlap=self.options.chunk_overlap,
+            text_mode=text_mode,
+            hierarchy=self.options.hierarchy,
+            tokenizer=str(getattr(self.tokenizer, "name", type(self.tokenizer).__name__)),
+            title=title,
+        )
+        return SplitView(render_page(text, chunks, outline, problems, options), chunks, problems)
 
     def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
@@ -296,19 +343,24 @@ class OutlineTextSplitter:
             return make_view(text, root, self.tokenizer, output)
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
-    def _split(self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0) -> list[TextChunk]:
+    def _split(
+        self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0, root: Node | None = None
+    ) -> list[TextChunk]:
         # (see gc_pause: the cycle search would cost as much as the split) The work is a
         # call of its own so that the outline, the view and the spans are freed before the
         # collector is back on: its first pass then walks the chunks alone, not the tree.
+        # `root`: the outline `_detect` gave for `text`, if it was made already (`view`).
         with paused_gc():
-            return self._split_with_gc_paused(text, fmt, document_id, reserve)
+            return self._split_with_gc_paused(text, fmt, document_id, reserve, root)
 
-    def _split_with_gc_paused(self, text: str, fmt: DocFormat, document_id: str, reserve: int) -> list[TextChunk]:
+    def _split_with_gc_paused(
+        self, text: str, fmt: DocFormat, document_id: str, reserve: int, root: Node | None = None
+    ) -> list[TextChunk]:
         _check_text(text)
         output = self.options.output_for(fmt)
         if not text.strip():
             return []
-        root = self._detect(text, fmt)
+        root = self._detect(text, fmt) if root is None else root
         view = self._view(text, root, fmt, output)
         chunk_size = self.options.chunk_size - reserve
         min_chunk_size = min(self.options.min_chunk_size, chunk_size)
