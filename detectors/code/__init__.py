@@ -31,7 +31,7 @@ from outline_splitter.detectors.code.offsets import Source, encode_source
 from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
 
-__all__ = ["LANGUAGES", "Language", "detector_for"]
+__all__ = ["LANGUAGES", "Language", "detector_for", "grammar_parser"]
 
 # A tree-sitter Parser is not safe to share between threads: one per thread and language.
 _PARSERS = threading.local()
@@ -45,12 +45,18 @@ def _grammar(name: str) -> object:
 
 
 def _parser(language: Language) -> Parser:
+    return grammar_parser(language.name)
+
+
+def grammar_parser(name: str) -> Parser:
+    """This thread's parser of the grammar `name` in tree-sitter-language-pack (the code
+    languages, and `json` and `yaml` for the data detectors)."""
     parsers: dict[str, Parser] | None = getattr(_PARSERS, "by_grammar", None)
     if parsers is None:
         parsers = _PARSERS.by_grammar = {}
-    parser = parsers.get(language.name)
+    parser = parsers.get(name)
     if parser is None:
-        parser = parsers[language.name] = Parser(_grammar(language.name))  # type: ignore[arg-type]
+        parser = parsers[name] = Parser(_grammar(name))  # type: ignore[arg-type]
     return parser
 
 
