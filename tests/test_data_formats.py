@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.corpora import INSTALLED_JSON, INSTALLED_YAML, installed
 from benchmarks.figures import kept_whole
 from benchmarks.ground_truth import chunk_stream, data_structure
 from outline_splitter import OutlineTextSplitter, TextChunk
@@ -128,24 +128,8 @@ def test_invalid_data_still_gives_valid_chunks(value: Any, data: st.DataObject) 
 # -- real documents -----------------------------------------------------------------
 
 
-def _installed(*relative: str) -> list[Path]:
-    """Data files that installed packages ship (the `ray` extra's configs and schemas,
-    jsonschema's meta-schemas): read where they are, never copied into this repository."""
-    site = Path(sysconfig.get_paths()["purelib"])
-    return [site / path for path in relative if (site / path).is_file()]
-
-
-_INSTALLED_JSON = _installed(
-    "ray/autoscaler/ray-schema.json",
-    "ray/autoscaler/_private/_azure/azure-vm-template.json",
-    "ray/dashboard/modules/metrics/dashboards/serve_grafana_dashboard_base.json",
-    "jsonschema_specifications/schemas/draft202012/metaschema.json",
-    "jsonschema_specifications/schemas/draft7/metaschema.json",
-    "setuptools/config/setuptools.schema.json",
-)
-_INSTALLED_YAML = _installed(
-    "ray/autoscaler/aws/defaults.yaml", "ray/autoscaler/gcp/defaults.yaml", "markdown_it/port.yaml"
-)
+_INSTALLED_JSON = installed(INSTALLED_JSON)
+_INSTALLED_YAML = installed(INSTALLED_YAML)
 
 
 def _real_documents() -> list[tuple[str, str, str]]:
