@@ -95,7 +95,7 @@ class Grammar:
     key_text: Callable[[str, str], str | None]
 
 
-_Task = tuple[SyntaxNode, Node, int, Label | None]  # a value, its parent, the start of its node, its label
+_Task = tuple[SyntaxNode, Node, Label | None]  # a value, its parent, its label
 
 
 class DataOutline:
@@ -145,20 +145,18 @@ class DataOutline:
                 self.build(child, parent, Label(key=index_segment(index)) if labelled else None)
                 index += 1
 
-    def build(self, value: SyntaxNode, parent: Node, label: Label | None, start: int = -1) -> None:
-        """Build the node of `value` (and everything below it) under `parent`; its node
-        starts at `start` if given, else where the value does."""
-        stack: list[_Task] = [(value, parent, start, label)]
+    def build(self, value: SyntaxNode, parent: Node, label: Label | None) -> None:
+        """Build the node of `value` (and everything below it) under `parent`."""
+        stack: list[_Task] = [(value, parent, label)]
         while stack:
-            syntax, parent, start, label = stack.pop()
-            stack.extend(reversed(self.value(syntax, parent, start, label)))
+            stack.extend(reversed(self.value(*stack.pop())))
 
-    def value(self, syntax: SyntaxNode, parent: Node, start: int, label: Label | None) -> list[_Task]:
+    def value(self, syntax: SyntaxNode, parent: Node, label: Label | None) -> list[_Task]:
         """Make the node of one value under `parent`; return the tasks of its parts."""
         content = self.content(syntax)
         kind = self.kind_of(content)
-        node_start = self.at(content.start_byte) if start < 0 else start
-        node = self.add(parent, Node(kind, node_start, self.at(content.end_byte), NO_CHILDREN, label=label))
+        span = self.at(content.start_byte), self.at(content.end_byte)
+        node = self.add(parent, Node(kind, *span, NO_CHILDREN, label=label))
         if kind == OBJECT:
             return self.entries(content, node, mapping=True)
         if kind == ARRAY:
@@ -223,14 +221,14 @@ class DataOutline:
         content = self.content(value) if value is not None else None
         key_end = self.at(content.start_byte) if content is not None else self.at(pair.end_byte)
         self.add(member, Node(KEY, member.start, key_end))
-        return [(content, member, -1, None)] if content is not None else []
+        return [(content, member, None)] if content is not None else []
 
     def item(self, value: SyntaxNode, parent: Node, label: Label | None, end: int) -> list[_Task]:
         """An item without a marker (a JSON array's): a leaf, or its value's node inside it."""
         content = self.content(value)
         item = self.add(parent, Node(ITEM, self.at(value.start_byte), self.at(end), NO_CHILDREN, label=label))
         if self.kind_of(content) in (OBJECT, ARRAY):
-            return [(content, item, -1, None)]
+            return [(content, item, None)]
         item.traits = TRAITS[STRING] if self.kind_of(content) == STRING else Trait.NONE
         return []
 
@@ -243,7 +241,7 @@ class DataOutline:
         content = self.content(values[-1]) if values else None
         dash_end = self.at(content.start_byte) if content is not None else item.end
         self.add(item, Node(DASH, item.start, dash_end))
-        return [(content, item, -1, None)] if content is not None else []
+        return [(content, item, None)] if content is not None else []
 
 
 # YAML's node properties: they stand before a value, with its key or dash.
