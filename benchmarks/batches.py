@@ -26,9 +26,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import ROOT
 from benchmarks.scale import corpus_paths
-from benchmarks.stdlib_modules import STDLIB_MODULES
+from outline_splitter.bench.harness import ROOT
+from outline_splitter.bench.stdlib_modules import STDLIB_MODULES
 
 CASES = ("texts", "folder", "docs")
 TEXTS = 600

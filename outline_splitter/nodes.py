@@ -147,9 +147,11 @@ class Label:
     """What a node says of where a chunk is, read by the chunk metadata: `title` and
     `level` of a section or heading, `id` of an element or section (an `anchor` id
     starts the id path anew; `part` names an element without an id among its siblings),
-    `symbol` of a code definition and `context`, its header line."""
+    `symbol` of a code definition and `context`, its header line; `key`, the segment a
+    member or item of structured data (JSON, YAML) adds to the JSONPath of what it holds
+    (`.name`, `["a.b"]`, `[3]`; `$` on the document), for `metadata["key_path"]`."""
 
-    __slots__ = ("anchor", "context", "id", "level", "part", "symbol", "title")
+    __slots__ = ("anchor", "context", "id", "key", "level", "part", "symbol", "title")
 
     def __init__(
         self,
@@ -160,6 +162,7 @@ class Label:
         part: str | None = None,
         symbol: str | None = None,
         context: str | None = None,
+        key: str | None = None,
     ) -> None:
         self.title = title
         self.level = level
@@ -168,6 +171,7 @@ class Label:
         self.part = part
         self.symbol = symbol
         self.context = context
+        self.key = key
 
     def as_meta(self) -> dict[str, Any]:
         """The label's set fields, as the public `OutlineNode.meta` shows them."""

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
 from outline_splitter.hierarchy import MIN_PARENT_BUDGET
+from outline_splitter.page_markers import PAGE_MARKER_FORMATS, compile_markers
 from outline_splitter.registry import FORMATS, DocFormat, load_hooks, load_kinds, resolve_doc_type
 from outline_splitter.tokens import resolve_tokenizer
 
@@ -103,6 +104,15 @@ def _header_levels(value: object, info: ValidationInfo) -> tuple[int, ...] | Non
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 6:
             raise ValueError(f"header_levels must hold heading levels 1-6, not {level!r}")
     return tuple(sorted(set(value)))
+
+
+def _page_markers(value: object, info: ValidationInfo) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"page_markers must be 'auto', a regular expression (a non-blank str) or None, not {value!r}")
+    compile_markers(value)  # ValueError naming page_markers
+    return value
 
 
 Integer = Annotated[int, BeforeValidator(_integer)]
@@ -184,6 +194,12 @@ class SplitterOptions(BaseModel):
     header_levels: Annotated[tuple[int, ...] | None, BeforeValidator(_header_levels)] = Field(
         None, description="Markdown: the heading levels (1-6) that start a chunk"
     )
+    page_markers: Annotated[str | None, BeforeValidator(_page_markers)] = Field(
+        None,
+        description="Markdown and text converted from PDF: auto (form feeds and the page-break lines of Docling, "
+        "marker and pymupdf4llm) or a regular expression of the markers; metadata pages lists the pages a chunk "
+        "touches",
+    )
 
     @classmethod
     def of(cls, **options: Any) -> SplitterOptions:
@@ -230,12 +246,18 @@ class SplitterOptions(BaseModel):
 
     def check_format(self, fmt: DocFormat) -> None:
         """`ValueError` naming the option where `fmt` cannot honour it: `header_levels`
-        outside Markdown, an output mode the format lacks, `content` / `include` /
-        `exclude` for a format that cannot choose its content, names in
+        outside Markdown, `page_markers` outside Markdown and text, an output mode the
+        format lacks, `content` / `include` / `exclude` for a format that cannot choose
+        its content, names in
         `never_break_within` / `separators` the format cannot read (a kind its detector
         never makes, a CSS selector that does not parse)."""
         if self.header_levels is not None and fmt.name != "markdown":
             raise ValueError(f"header_levels is for doc_type 'markdown' (headings that start chunks), not {fmt.name!r}")
+        if self.page_markers is not None and fmt.name not in PAGE_MARKER_FORMATS:
+            raise ValueError(
+                f"page_markers is for doc_type {' and '.join(map(repr, PAGE_MARKER_FORMATS))} "
+                f"(text converted from PDF), not {fmt.name!r}"
+            )
         self.output_for(fmt)
         hooks = load_hooks(fmt)
         if self.chooses_content and hooks.select is None:
@@ -338,6 +360,7 @@ class SplitterKwargs(TypedDict, total=False):
     parent_chunk_size: int | None
     context_in_budget: bool
     header_levels: Sequence[int] | None
+    page_markers: str | None
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(SplitterOptions.model_fields)

@@ -124,6 +124,30 @@ FORMATS: tuple[DocFormat, ...] = (
         ("tex",),
         kinds="outline_splitter.detectors.sections:LATEX_KINDS",
     ),
+    # structured data: tree-sitter-json / tree-sitter-yaml from tree-sitter-language-pack
+    DocFormat(
+        "json",
+        "outline_splitter.detectors.json_data:detect_json",
+        (".json",),
+        kinds="outline_splitter.detectors.data_tree:KINDS",
+        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+    ),
+    DocFormat(
+        "jsonl",
+        "outline_splitter.detectors.json_data:detect_json_lines",
+        (".jsonl", ".ndjson"),
+        ("ndjson", "json_lines"),
+        kinds="outline_splitter.detectors.data_tree:KINDS",
+        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+    ),
+    DocFormat(
+        "yaml",
+        "outline_splitter.detectors.yaml_data:detect_yaml",
+        (".yaml", ".yml"),
+        ("yml",),
+        kinds="outline_splitter.detectors.data_tree:KINDS",
+        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+    ),
     # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
     _code("python", (".py", ".pyi", ".pyw"), ("py",)),
     _code("javascript", (".js", ".jsx", ".mjs", ".cjs"), ("js", "jsx")),

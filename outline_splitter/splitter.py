@@ -25,6 +25,7 @@ from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.lines import LineIndex
 from outline_splitter.packing.metadata import ChunkMetadata
 from outline_splitter.packing.overlap import overlaps
+from outline_splitter.page_markers import PageMap, mark_page_markers, page_map
 from outline_splitter.reading import UndecodableError, check_decoding, read_text_file
 from outline_splitter.registry import (
     DocFormat,
@@ -72,15 +73,21 @@ class OutlineTextSplitter:
         """The document's outline (pass one alone), as validated `OutlineNode`s."""
         _check_text(text)
         with paused_gc():
-            return OutlineNode.from_node(self._detect(text, self._require_format()).expand_all())
+            root = self._detect(text, self._require_format(), self._page_map(text))
+            return OutlineNode.from_node(root.expand_all())
 
     def _require_format(self) -> DocFormat:
         if self._format is None:
             raise ValueError('doc_type "auto" needs a file name: use split_file(path), or pass doc_type')
         return self._format
 
-    def _detect(self, text: str, fmt: DocFormat) -> Node:
-        """The outline of `text`, with the traits and the content selection the options ask for."""
+    def _page_map(self, text: str) -> PageMap | None:
+        """The page markers of `text` and its pages, if the options ask for them."""
+        return page_map(text, self.options.page_markers) if self.options.page_markers is not None else None
+
+    def _detect(self, text: str, fmt: DocFormat, pages: PageMap | None = None) -> Node:
+        """The outline of `text`, with the traits, the content selection and the page
+        markers (`pages`) the options ask for."""
         if self._format is None:  # "auto": the options are checked against each file's format
             self.options.check_format(fmt)
         root = load_detector(fmt)(text)
@@ -94,6 +101,8 @@ class OutlineTextSplitter:
             select = load_hooks(fmt).select
             assert select is not None  # (check_format refuses a format that cannot choose)
             select(text, root, self.options.content, self.options.include, self.options.exclude)
+        if pages is not None:
+            mark_page_markers(root, text, pages.markers)
         return root
 
     def mark_nodes(self, text: str, root: Node, fmt: DocFormat) -> None:
@@ -156,7 +165,7 @@ class OutlineTextSplitter:
         _check_text(text)
         output = self.options.output_for(fmt)
         with paused_gc():
-            root = self._detect(text, fmt)
+            root = self._detect(text, fmt, self._page_map(text))
         # one detection serves the split and the outline, unless the split is repeated to fit
         if self.options.context_in_budget or not text.strip():
             chunks = self.split(text, document_id=document_id)
@@ -360,7 +369,8 @@ class OutlineTextSplitter:
         output = self.options.output_for(fmt)
         if not text.strip():
             return []
-        root = self._detect(text, fmt) if root is None else root
+        pages = self._page_map(text)
+        root = self._detect(text, fmt, pages) if root is None else root
         view = self._view(text, root, fmt, output)
         chunk_size = self.options.chunk_size - reserve
         min_chunk_size = min(self.options.min_chunk_size, chunk_size)
@@ -387,6 +397,8 @@ class OutlineTextSplitter:
             if len(fmt.outputs) > 1:
                 metadata["output"] = output
             metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
+            if pages is not None:
+                metadata["pages"] = pages.pages(span.start, span.end)
             chunks.append(
                 TextChunk(
                     text=chunk_text,
@@ -403,6 +415,8 @@ class OutlineTextSplitter:
 
         def parent_metadata(start: int, end: int) -> dict[str, Any]:
             shared = {**line_index.lines(start, end), "doc_type": fmt.name}
+            if pages is not None:
+                shared["pages"] = pages.pages(start, end)
             return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
 
         ids = self.options.id_prefix or document_id, self.options.id_prefix or ""

@@ -39,7 +39,7 @@ from outline_splitter.detectors.code.offsets import Source, encode_source
 from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
 
-__all__ = ["LANGUAGES", "PACK_EXTRA", "Language", "detector_for", "pack_languages"]
+__all__ = ["LANGUAGES", "PACK_EXTRA", "Language", "detector_for", "grammar_parser", "pack_languages"]
 
 PACK_EXTRA = "languages"
 """The extra that installs `tree-sitter-language-pack` (proto and the pack's other languages)."""
@@ -60,14 +60,14 @@ def pack_languages() -> frozenset[str]:
 
 
 @cache
-def _grammar(language: Language) -> Grammar:
-    if language.grammar is not None:
-        module_name, _, function = language.grammar.partition(":")
+def _grammar(name: str, binding: str | None) -> Grammar:
+    if binding is not None:
+        module_name, _, function = binding.partition(":")
         pointer = getattr(importlib.import_module(module_name), function)()
         if isinstance(pointer, int):  # an older binding (tree-sitter-solidity) gives the address
             pointer = _capsule(pointer, b"tree_sitter.Language", None)  # (an int is deprecated)
         return Grammar(pointer)
-    return _pack_grammar(language.name)
+    return _pack_grammar(name)
 
 
 _capsule = ctypes.pythonapi.PyCapsule_New
@@ -76,12 +76,19 @@ _capsule.argtypes = (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
 
 
 def _parser(language: Language) -> Parser:
+    return grammar_parser(language.name, language.grammar)
+
+
+def grammar_parser(name: str, binding: str | None) -> Parser:
+    """This thread's parser of the grammar `name` (the code languages, and `json` and
+    `yaml` for the data detectors): from `binding`, `"module:function"` of the grammar's
+    own wheel, or where it is None from tree-sitter-language-pack."""
     parsers: dict[str, Parser] | None = getattr(_PARSERS, "by_grammar", None)
     if parsers is None:
         parsers = _PARSERS.by_grammar = {}
-    parser = parsers.get(language.name)
+    parser = parsers.get(name)
     if parser is None:
-        parser = parsers[language.name] = Parser(_grammar(language))
+        parser = parsers[name] = Parser(_grammar(name, binding))
     return parser
 
 

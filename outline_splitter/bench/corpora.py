@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import sysconfig
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,16 +108,54 @@ def plain_text_corpus(shared: Path = SHARED_CORPORA) -> Corpus | None:
     return Corpus(PLAIN_TEXT_CORPUS, "text", tuple(documents))
 
 
+# Data files that installed packages ship (the `ray` extra's configs, schemas and
+# dashboards, jsonschema's and setuptools' schemas, markdown-it's port notes), read where
+# they are installed: never copied into this repository.
+INSTALLED_JSON = (
+    "ray/autoscaler/ray-schema.json",
+    "ray/autoscaler/_private/_azure/azure-vm-template.json",
+    "ray/dashboard/modules/metrics/dashboards/serve_grafana_dashboard_base.json",
+    "jsonschema_specifications/schemas/draft202012/metaschema.json",
+    "jsonschema_specifications/schemas/draft7/metaschema.json",
+    "setuptools/config/setuptools.schema.json",
+)
+INSTALLED_YAML = ("ray/autoscaler/aws/defaults.yaml", "ray/autoscaler/gcp/defaults.yaml", "markdown_it/port.yaml")
+# Realistic documents written for the tests: an OpenAPI spec, a CI workflow, a compose
+# file with anchors and merge keys, Kubernetes manifests.
+DATA_FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "data"
+
+
+def installed(relative: Sequence[str]) -> list[Path]:
+    """The files of `relative` (paths inside site-packages) that are installed."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    return [site / path for path in relative if (site / path).is_file()]
+
+
+def data_corpora() -> list[Corpus]:
+    """JSON (the installed packages' JSON files and the OpenAPI fixture as JSON) and YAML
+    (the fixtures and the installed packages' YAML files); a corpus without files is left out."""
+    import yaml
+
+    json_documents = list(read_documents(installed(INSTALLED_JSON)))
+    spec_path = DATA_FIXTURES / "petstore.openapi.yaml"
+    if spec_path.is_file():
+        spec = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+        json_documents.append(Document(spec_path.with_suffix(".json"), json.dumps(spec, indent=2)))
+    yaml_paths = sorted(DATA_FIXTURES.glob("*.y*ml")) + installed(INSTALLED_YAML)
+    corpora = [Corpus("json", "json", tuple(json_documents)), Corpus("yaml", "yaml", read_documents(yaml_paths))]
+    return [corpus for corpus in corpora if corpus.documents]
+
+
 def default_corpora(shared: Path = SHARED_CORPORA) -> list[Corpus]:
     """The shared corpora that are present, the plain-text corpus made of one of them,
-    then the standard library."""
+    the data corpora, then the standard library."""
     corpora = [
         folder_corpus(shared / folder, doc_type, folder)
         for folder, doc_type in SHARED_FOLDERS.items()
         if (shared / folder).is_dir()
     ]
     plain = plain_text_corpus(shared)
-    return [*corpora, *([plain] if plain is not None else []), stdlib_corpus()]
+    return [*corpora, *([plain] if plain is not None else []), *data_corpora(), stdlib_corpus()]
 
 
 def missing_shared_corpora(shared: Path = SHARED_CORPORA) -> list[Path]:

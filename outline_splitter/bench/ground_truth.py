@@ -5,6 +5,8 @@
 - HTML: selectolax (lists, tables, `pre`, headings `h1`-`h6`, paragraphs `p`).
 - Python: `ast` (definitions with their decorators) and `tokenize` (the comment lines
   right above a definition).
+- JSON: the standard library's decoder (objects and array items); YAML: PyYAML's
+  composed nodes and their marks (mappings and sequence items).
 
 Every text is compared *squashed* (all whitespace removed): splitters differ in the
 whitespace they keep between chunks, never in the words, and the HTML peers that output
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 import tokenize
 from collections.abc import Callable
@@ -208,8 +211,83 @@ def python_structure(text: str, count: Counter) -> Structure:
     return structure
 
 
+# -- JSON and YAML ------------------------------------------------------------------
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def json_spans(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of every object and array item of a JSON text (several values
+    one after another, as JSON Lines, too), found with the standard library's decoder:
+    `raw_decode` gives the end of each key and scalar, a scan the structure around them."""
+    spans: list[tuple[str, int, int]] = []
+
+    def skip(at: int) -> int:
+        match = _JSON_SPACE.match(text, at)
+        return match.end() if match else at
+
+    def value(at: int) -> int:
+        # an explicit stack would serve deeper nesting; real documents are shallow
+        if text[at] == "{":
+            start, at = at, skip(at + 1)
+            while text[at] != "}":
+                _, at = _DECODER.raw_decode(text, at)  # the key
+                at = skip(skip(at) + 1)  # past the colon
+                at = skip(value(at))
+                if text[at] == ",":
+                    at = skip(at + 1)
+            spans.append(("object", start, at + 1))
+            return at + 1
+        if text[at] == "[":
+            at = skip(at + 1)
+            while text[at] != "]":
+                end = value(at)
+                spans.append(("item", at, end))
+                at = skip(end)
+                if text[at] == ",":
+                    at = skip(at + 1)
+            return at + 1
+        return _DECODER.raw_decode(text, at)[1]
+
+    at = skip(0)
+    while at < len(text):
+        at = skip(value(at))
+    return spans
+
+
+def yaml_spans(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of every mapping and sequence item of a YAML stream, from
+    PyYAML's composed nodes and their marks."""
+    import yaml
+
+    spans: list[tuple[str, int, int]] = []
+    stack = [node for node in yaml.compose_all(text, Loader=yaml.SafeLoader) if node is not None]
+    seen: set[int] = set()  # an anchored node is met again at each of its aliases
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            spans.append(("object", node.start_mark.index, node.end_mark.index))
+            stack.extend(value for _, value in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            spans.extend(("item", item.start_mark.index, item.end_mark.index) for item in node.value)
+            stack.extend(node.value)
+    return spans
+
+
+def data_structure(doc_type: str, text: str, count: Counter) -> Structure:
+    """JSON, JSON Lines or YAML: the objects and array items, as `object` and `item` units."""
+    spans = yaml_spans(text) if doc_type == "yaml" else json_spans(text)
+    return Structure(stream=squash(text), units=[_unit(kind, text[a:b], count) for kind, a, b in spans])
+
+
 def structure_for(doc_type: str, text: str, count: Counter) -> Structure:
     """The ground truth for a document of `doc_type` (just the stream for other types)."""
+    if doc_type in ("json", "jsonl", "yaml"):
+        return data_structure(doc_type, text, count)
     if doc_type == "markdown":
         return markdown_structure(text, count)
     if doc_type == "html":

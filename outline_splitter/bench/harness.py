@@ -7,9 +7,10 @@ current folder; a checkout ignores it), or where `--output-dir` says. Only `--up
 `benchmarks/results/latest.*` and `docs/benchmarks.md`. Each splitter is timed once per budget over the whole corpus (a
 corpus is megabytes, so one pass is far above timer noise), and at the largest budget
 run once more under `tracemalloc` on the corpus's largest document for the peak memory.
-The corpora (`benchmarks/corpora.py`): ../shared/corpora's Markdown, HTML spec and web
+The corpora (`outline_splitter/bench/corpora.py`): ../shared/corpora's Markdown, HTML spec and web
 pages, plain text (the readable text of its html-web-expected pages, as
-`benchmarks/plain_text.py` makes it, split as `text`) and 40 stdlib modules.
+`benchmarks/plain_text.py` makes it, split as `text`), JSON and YAML (the data files
+installed packages ship and the tests' realistic documents) and 40 stdlib modules.
 
 Each run happens in a forked child of the harness (same interpreter, same loaded
 modules), so that a splitter that takes minutes on one document (some do, on long web
@@ -55,6 +56,9 @@ UNIT_KINDS: dict[str, tuple[str, ...]] = {
     "markdown": ("list", "table", "fence"),
     "html": ("list", "table", "pre"),
     "python": ("definition", "comment"),
+    "json": ("object", "item"),
+    "jsonl": ("object", "item"),
+    "yaml": ("object", "item"),
 }
 UNIT_LABELS = {"definition": "defs whole", "comment": "comments attached", "pre": "pre whole"}
 # Figures that need paragraphs and headings, which source code has not.

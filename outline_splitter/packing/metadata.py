@@ -9,6 +9,7 @@ from typing import Any
 
 from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
+from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.covered import covered
 from outline_splitter.packing.greedy import PackedSpan
 
@@ -20,20 +21,22 @@ _CONTEXT = Trait.CONTEXT.value
 
 class _Paths:
     """What a chain of nodes, outermost first, says of where a chunk is: the titles of
-    its sections, its `id` path, its symbols and (with their starts) its definitions'
-    header lines."""
+    its sections, its `id` path, its symbols, (with their starts) its definitions'
+    header lines and the segments of its key path (structured data)."""
 
-    __slots__ = ("contexts", "ids", "symbols", "titles")
+    __slots__ = ("contexts", "ids", "keys", "symbols", "titles")
 
     def __init__(self) -> None:
         self.titles: list[str] = []
         self.ids: list[str] = []
         self.symbols: list[str] = []
+        self.keys: list[str] = []
         self.contexts: list[tuple[int, str]] = []
 
     def copy(self) -> _Paths:
         paths = _Paths()
         paths.titles, paths.ids, paths.symbols = self.titles[:], self.ids[:], self.symbols[:]
+        paths.keys = self.keys[:]
         paths.contexts = self.contexts
         return paths
 
@@ -55,6 +58,8 @@ class _Paths:
                 self.ids.append(label.part)
             if label.symbol is not None:
                 self.symbols.append(label.symbol)
+            if label.key is not None:
+                self.keys.append(label.key)
 
     def below(self, node: Node) -> _Paths:
         """These paths with `node`'s label added, as an ancestor of a chunk (this object
@@ -64,7 +69,7 @@ class _Paths:
             return self
         titled = bool(node.traits._value_ & _SECTION) and label.title is not None
         named = label.id is not None or (label.part is not None and bool(self.ids))
-        if not (titled or named or label.symbol is not None or label.context is not None):
+        if not (titled or named or label.symbol is not None or label.context is not None or label.key is not None):
             return self
         paths = self.copy()
         paths.extend((node,), 1)
@@ -85,6 +90,35 @@ def chunk_id(document_id: str, section_path: tuple[str, ...], text: str, ordinal
         digest.update(encoded)
     name = digest.hexdigest() if ordinal == 0 else f"{digest.hexdigest()}-{ordinal}"
     return f"{prefix}-{name}" if prefix else name
+
+
+def _add_path_fields(meta: dict[str, Any], paths: _Paths, keys: list[str]) -> None:
+    """`section_id`, `parent_section_id`, `symbol_path`, `symbol`, and `key_path` from
+    `keys`, where there are any."""
+    if paths.ids:
+        meta["section_id"] = "/".join(paths.ids)
+        meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
+    if paths.symbols:
+        meta["symbol_path"] = paths.symbols
+        meta["symbol"] = paths.symbols[-1]  # the definition the chunk starts in
+    if keys:
+        meta["key_path"] = "".join(keys)
+
+
+def _own_keys(above: _Paths, first: Atom) -> list[str]:
+    """The key path of a chunk of structured data: that of the member or item it starts
+    with or is cut out of (the node of its first atom, below the nodes broken above it),
+    not of a member deeper inside that atom, which the chunk holds whole."""
+    label = first.node.label
+    return [*above.keys, label.key] if label is not None and label.key is not None else above.keys
+
+
+def _within(above: _Paths, first: Atom) -> str:
+    """The key path of the value a chunk is cut out of (structured data), when that is
+    not the whole document: the keys of the nodes broken above its first atom, and of
+    that atom's own node if it is a piece of it."""
+    keys = _own_keys(above, first) if first.piece else above.keys
+    return "".join(keys) if len(keys) > 1 else ""
 
 
 def _start_of(node: Node) -> int:
@@ -140,8 +174,9 @@ class ChunkMetadata:
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
         """`index`, `heading_path`, `heading_paths`, `title`, `kinds`, `id`, `parent_id`
-        (None) for every chunk; `section_id`, `parent_section_id`, `symbol_path`, `symbol`
-        and `context` where the outline has them.
+        (None) for every chunk; `section_id`, `parent_section_id`, `symbol_path`, `symbol`,
+        `key_path` and `context` where the outline has them (the context of a chunk of
+        structured data cut out of a larger value starts with that value's key path).
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
@@ -153,7 +188,8 @@ class ChunkMetadata:
         )
         if starts_titled:
             tail = tail[:-1]  # a heading speaks for its section
-        paths = self._ancestor_paths(first.ancestors).copy()
+        above = self._ancestor_paths(first.ancestors)
+        paths = above.copy()
         paths.extend(tail, int(first.piece))
         kinds, heading_paths = covered(span)
         kinds.discard(self._root_kind)  # the document's kind says nothing of the chunk
@@ -166,14 +202,12 @@ class ChunkMetadata:
             "id": self._id(paths, text),
             "parent_id": None,  # the parent chunk's id: only hierarchy=True makes parents
         }
-        if paths.ids:
-            meta["section_id"] = "/".join(paths.ids)
-            meta["parent_section_id"] = "/".join(paths.ids[:-1]) or None
-        if paths.symbols:
-            meta["symbol_path"] = paths.symbols
-            meta["symbol"] = paths.symbols[-1]  # the definition the chunk starts in
+        _add_path_fields(meta, paths, _own_keys(above, first))
         headed = first.ancestors.headed_nodes() if first.ancestors is not None else []
         context = self._context(paths, tail, (*headed, *tail), span.start, starts_titled)
+        within = _within(above, first)
+        if within:
+            context = f"{within}\n{context}" if context else within
         if context:
             meta["context"] = context
         return meta

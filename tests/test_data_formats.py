@@ -1,0 +1,234 @@
+"""JSON, JSON Lines and YAML (`doc_type="json"`, `"jsonl"`, `"yaml"`): chunks are exact
+in-order slices within budget, every chunk's `key_path` resolves in the parsed document,
+objects and array items that fit stay whole, and invalid data still gives chunks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from outline_splitter import OutlineTextSplitter, TextChunk
+from outline_splitter.bench.corpora import INSTALLED_JSON, INSTALLED_YAML, installed
+from outline_splitter.bench.figures import kept_whole
+from outline_splitter.bench.ground_truth import chunk_stream, data_structure
+from outline_splitter.detectors.data_tree import key_segment
+from outline_splitter.detectors.json_data import detect_json
+from outline_splitter.nodes import check_outline
+from outline_splitter.tokens import resolve_tokenizer
+from tests.invariants import assert_source_chunks
+
+FIXTURES = Path(__file__).parent / "fixtures" / "data"
+TOKENIZER = resolve_tokenizer("cl100k_base")
+BUDGETS = (128, 512)
+
+_SEGMENT = re.compile(r'\.([^.\[]+)|\[(\d+)\]|\[(")')
+
+
+def resolve(key_path: str, document: Any) -> Any:
+    """The value at `key_path` in a parsed document; `KeyError` if it names none. A YAML
+    key that is no string (`on:` reads as True in YAML 1.1) is found by its spelling."""
+    assert key_path.startswith("$"), key_path
+    at, value = 1, document
+    while at < len(key_path):
+        match = _SEGMENT.match(key_path, at)
+        assert match is not None, f"not a key path: {key_path!r} at {at}"
+        if match.group(2) is not None:
+            value, at = value[int(match.group(2))], match.end()
+            continue
+        if match.group(1) is not None:
+            name, at = match.group(1), match.end()
+        else:
+            name, end = json.JSONDecoder().raw_decode(key_path, match.start(3))
+            assert key_path[end] == "]", key_path
+            at = end + 1
+        if name in value:
+            value = value[name]
+        else:
+            value = next(v for k, v in value.items() if not isinstance(k, str) and yaml.safe_load(name) == k)
+    return value
+
+
+def parsed(doc_type: str, text: str) -> Any:
+    if doc_type == "yaml":
+        documents = list(yaml.safe_load_all(text))
+        return documents[0] if len(documents) == 1 else documents
+    if doc_type == "jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)
+
+
+def check(doc_type: str, text: str, chunk_size: int, whole: float | None = None) -> list[TextChunk]:
+    """Split `text`: the invariants, every key path resolving, and (given `whole`) at
+    least that share of the objects and items that fit kept whole."""
+    chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=chunk_size).split(text)
+    assert_source_chunks(text, chunks, TOKENIZER, chunk_size)
+    document = parsed(doc_type, text)
+    for chunk in chunks:
+        resolve(chunk.metadata["key_path"], document)
+    if whole is not None:
+        structure = data_structure(doc_type, text, TOKENIZER.count)
+        streams = [chunk_stream(doc_type, chunk.text) for chunk in chunks]
+        kept = [kept_whole(structure.units, kind, streams, chunk_size) for kind in ("object", "item")]
+        assert sum(k for k, _ in kept) >= whole * sum(n for _, n in kept), (doc_type, chunk_size, kept)
+    return chunks
+
+
+# -- generated documents --------------------------------------------------------------
+
+_KEYS = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
+_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+_VALUES = st.recursive(
+    _SCALARS, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(_KEYS, inner, max_size=6), max_leaves=60
+)
+_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@_SETTINGS
+@given(_VALUES, st.sampled_from([None, 2]), st.sampled_from(BUDGETS))
+def test_json_chunks_are_exact_and_their_key_paths_resolve(value: Any, indent: int | None, chunk_size: int) -> None:
+    check("json", json.dumps(value, indent=indent, ensure_ascii=False), chunk_size)
+
+
+@_SETTINGS
+@given(st.lists(_VALUES, min_size=1, max_size=8), st.sampled_from(BUDGETS))
+def test_json_lines_one_record_per_item(records: list[Any], chunk_size: int) -> None:
+    text = "".join(json.dumps(record) + "\n" for record in records)
+    check("jsonl", text, chunk_size)
+    root = OutlineTextSplitter(doc_type="jsonl").outline(text)
+    assert [child.meta["key"] for child in root.children] == [f"[{i}]" for i in range(len(records))]
+
+
+@_SETTINGS
+@given(_VALUES, st.booleans(), st.sampled_from([None, False]), st.sampled_from(BUDGETS))
+def test_yaml_chunks_are_exact_and_their_key_paths_resolve(
+    value: Any, unicode: bool, flow: bool | None, chunk_size: int
+) -> None:
+    text = yaml.safe_dump(value, sort_keys=False, allow_unicode=unicode, default_flow_style=flow)
+    check("yaml", text, chunk_size)
+
+
+@_SETTINGS
+@given(_VALUES, st.data())
+def test_invalid_data_still_gives_valid_chunks(value: Any, data: st.DataObject) -> None:
+    for doc_type, text in (("json", json.dumps(value, indent=2)), ("yaml", yaml.safe_dump(value))):
+        at = data.draw(st.integers(0, len(text)))
+        broken = text[:at] + data.draw(st.sampled_from(["", "}", "]", ":", '"', "- ", "\n  x: [", ",,", "\x00"]))
+        broken += text[at + data.draw(st.integers(0, 3)) :]
+        chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=64).split(broken)
+        assert_source_chunks(broken, chunks, TOKENIZER, 64)
+
+
+# -- real documents -----------------------------------------------------------------
+
+
+_INSTALLED_JSON = installed(INSTALLED_JSON)
+_INSTALLED_YAML = installed(INSTALLED_YAML)
+
+
+def _real_documents() -> list[tuple[str, str, str]]:
+    """(name, doc type, text) of the bundled realistic documents (an OpenAPI spec in YAML,
+    as JSON indented and minified, a CI workflow, a compose file with anchors and merge
+    keys, Kubernetes manifests) and of the installed packages' data files."""
+    documents = [(path.name, "yaml", path.read_text(encoding="utf-8")) for path in sorted(FIXTURES.glob("*.y*ml"))]
+    spec = yaml.safe_load((FIXTURES / "petstore.openapi.yaml").read_text(encoding="utf-8"))
+    documents += [
+        ("petstore.json", "json", json.dumps(spec, indent=2)),
+        ("petstore.min.json", "json", json.dumps(spec, separators=(",", ":"))),
+        ("paths.jsonl", "jsonl", "".join(json.dumps({path: item}) + "\n" for path, item in spec["paths"].items())),
+    ]
+    documents += [(path.name, "json", path.read_text(encoding="utf-8")) for path in _INSTALLED_JSON]
+    documents += [(path.name, "yaml", path.read_text(encoding="utf-8")) for path in _INSTALLED_YAML]
+    return documents
+
+
+@pytest.mark.parametrize("chunk_size", BUDGETS)
+@pytest.mark.parametrize(("name", "doc_type", "text"), _real_documents(), ids=lambda v: v if "\n" not in v else "")
+def test_real_documents(name: str, doc_type: str, text: str, chunk_size: int) -> None:
+    check(doc_type, text, chunk_size, whole=0.99)
+
+
+def test_the_installed_data_files_are_found() -> None:
+    """The `ray` extra (which `make test` installs) and jsonschema ship these files."""
+    if not _INSTALLED_JSON or not _INSTALLED_YAML:
+        pytest.skip("the ray extra is not installed: its configs and schemas are missing")
+    assert len(_INSTALLED_JSON) >= 4 and len(_INSTALLED_YAML) >= 2
+
+
+# -- what chunks say of where they are --------------------------------------------------
+
+
+def test_key_paths_and_context_name_where_a_chunk_lives() -> None:
+    spec = yaml.safe_load((FIXTURES / "petstore.openapi.yaml").read_text(encoding="utf-8"))
+    text = json.dumps(spec, indent=2)
+    splitter = OutlineTextSplitter(doc_type="json", chunk_size=128)
+    chunks = splitter.split(text)
+    paths = [chunk.metadata["key_path"] for chunk in chunks]
+    assert paths[0] == "$"
+    assert "$.paths" in paths
+    assert chunks[paths.index("$.paths")].text.startswith('"paths": {')
+    default = chunks[paths.index('$.paths["/pets"].get.responses.default')]
+    assert default.text.startswith('"default": {')
+    assert default.metadata["context"] == '$.paths["/pets"].get.responses'
+    assert splitter.contextualize(default).startswith('$.paths["/pets"].get.responses\n"default": {')
+    assert "context" not in chunks[0].metadata  # the first chunk is cut out of no value but the document
+
+
+def test_key_segments() -> None:
+    assert key_segment("paths") == ".paths"
+    assert key_segment("naïve_2") == ".naïve_2"
+    assert key_segment("key with.dot") == '["key with.dot"]'
+    assert key_segment("/users") == '["/users"]'
+    assert key_segment('a"b') == '["a\\"b"]'
+    assert key_segment("2xx") == '["2xx"]'
+    assert key_segment("") == '[""]'
+
+
+def test_yaml_keys_as_the_parser_reads_them() -> None:
+    text = "plain: 1\n\"dq \\u00e9\\tx\": 2\n'sq ''y''': 3\n<<: {m: 4}\nseq:\n  - a: 5\n"
+    root = OutlineTextSplitter(doc_type="yaml").outline(text)
+    members = root.children[0].children
+    keys = [member.meta.get("key") for member in members]
+    assert keys == [".plain", '["dq é\\tx"]', "[\"sq 'y'\"]", None, ".seq"]  # `<<` merges: no key
+    document = yaml.safe_load(text)
+    for key in filter(None, keys):
+        resolve("$" + key, document)
+    chunks = check("yaml", text, 4)
+    assert "$.seq[0]" in {chunk.metadata["key_path"] for chunk in chunks}
+
+
+def test_several_documents_are_items() -> None:
+    text = (FIXTURES / "manifests.yaml").read_text(encoding="utf-8")
+    chunks = check("yaml", text, 64)
+    assert {chunk.metadata["key_path"][:4] for chunk in chunks} == {"$[0]", "$[1]", "$[2]"}
+
+
+def test_a_key_stays_with_its_value() -> None:
+    text = json.dumps({"a": {"b": "x " * 300, "c": [1, 2, 3]}}, indent=2)
+    for chunk in OutlineTextSplitter(doc_type="json", chunk_size=64).split(text):
+        assert not chunk.text.rstrip().endswith(":"), chunk.text
+
+
+def test_deep_nesting_does_not_recurse() -> None:
+    for text in ("[" * 50_000 + "]" * 50_000, '{"a":' * 20_000 + "1" + "}" * 20_000, "[" * 30_000):
+        root = detect_json(text)
+        check_outline(root, len(text))
+        chunks = OutlineTextSplitter(doc_type="json", chunk_size=512).split(text)
+        assert_source_chunks(text, chunks, TOKENIZER, 512)
+
+
+@pytest.mark.parametrize(
+    ("suffix", "doc_type"), [(".json", "json"), (".jsonl", "jsonl"), (".yaml", "yaml"), (".yml", "yaml")]
+)
+def test_auto_picks_the_format_by_extension(tmp_path: Path, suffix: str, doc_type: str) -> None:
+    path = tmp_path / f"data{suffix}"
+    path.write_text('{"a": [1, 2]}\n' if "json" in suffix else "a: [1, 2]\n", encoding="utf-8")
+    chunks = OutlineTextSplitter(doc_type="auto").split_file(path)
+    assert [c.metadata["doc_type"] for c in chunks] == [doc_type]
+    assert chunks[0].metadata["key_path"] == "$"  # the chunk holds the whole document
