@@ -193,3 +193,28 @@ def test_a_batch_mapper_decodes_as_split_file_does_and_fails_a_row_not_the_batch
     assert json.loads(same[0]["metadata"])["id"] != json.loads(same[1]["metadata"])["id"]
     with pytest.raises(ValueError, match="errors must be a codec error handler"):
         ChunkRows("bytes", "path", [], "utf-8", args, errors="no-such-handler")
+
+
+@pytest.mark.timeout(600)
+def test_chunk_rows_written_to_parquet_read_back_whole(
+    local_ray: Any, folder_with_bad_files: tuple[Path, list[Path]], tmp_path: Path
+):
+    """A folder with bad files through Ray into parquet, as a pipeline writes it: every good
+    file's chunks are there once, each text the source slice, the bad files error rows."""
+    import pyarrow.parquet as pq
+
+    from outline_splitter.integrations.ray import split_dataset
+
+    folder, good = folder_with_bad_files
+    ds = local_ray.data.read_binary_files(str(folder), include_paths=True)
+    split_dataset(ds, text_column="bytes", doc_type="auto", chunk_size=256).write_parquet(str(tmp_path / "chunks"))
+    rows = pq.read_table(str(tmp_path / "chunks")).to_pylist()
+    assert sorted(Path(row["path"]).name for row in rows if row["error"] is not None) == ["latin1.md", "module.pyc"]
+    chunk_rows = [row for row in rows if row["error"] is None]
+    ids = [json.loads(row["metadata"])["id"] for row in chunk_rows]
+    splitter = OutlineTextSplitter(doc_type="auto", chunk_size=256)
+    assert len(ids) == len(set(ids))
+    assert set(ids) == {chunk.metadata["id"] for path in good for chunk in splitter.split_file(path)}
+    for row in chunk_rows:
+        source = Path(row["path"]).read_text(encoding="utf-8-sig")  # (split_file drops a BOM)
+        assert source[row["start_pos"] : row["end_pos"]] == row["text"]
