@@ -312,6 +312,10 @@ class OutlineTextSplitter:
         source_mode = self.options.output_for(fmt) != "text"
         framed: dict[int, TextChunk] = {}
         for number, chunk in enumerate(leaves):
+            metadata = {**chunk.metadata, "own_start": chunk.start_pos, "own_end": chunk.end_pos}
+            if not chunk.start_overlap and not chunk.end_overlap:  # (its text and count stand)
+                framed[id(chunk)] = chunk.model_copy(update={"metadata": metadata})
+                continue
             before = leaves[number - 1] if number and chunk.start_overlap else None
             after = leaves[number + 1] if number + 1 < len(leaves) and chunk.end_overlap else None
             start, end = chunk.start_pos, chunk.end_pos
@@ -324,7 +328,6 @@ class OutlineTextSplitter:
                 body = text[start:end]
             else:
                 body = "\n".join(part for part in (chunk.start_overlap, chunk.text, chunk.end_overlap) if part)
-            metadata = {**chunk.metadata, "own_start": chunk.start_pos, "own_end": chunk.end_pos}
             update = {"text": body, "start_pos": start, "end_pos": end, "metadata": metadata}
             framed[id(chunk)] = chunk.model_copy(update={**update, "token_count": self.tokenizer.count(body)})
         return [framed.get(id(chunk), chunk) for chunk in chunks]
