@@ -56,6 +56,13 @@ _HELPERS_AFTER = 0.5
 # other work keeps busy a helper gets no core of its own (Linux shares the CPUs between
 # sessions, not processes), so it only adds its start and the results' trip to the time.
 _IDLE_FOR_A_HELPER = 0.5
+# A batch this process has split for this long beside all its helpers is a long one: it
+# starts one more helper and leaves the splitting to them. A job it splits itself can
+# take far longer than the two a helper holds (a 1.6 MB page against two 6 KB READMEs),
+# and the helpers wait on it meanwhile: 8,000 corpus documents took 0.65 of one worker's
+# time with this process splitting beside one helper, 0.55 with two helpers and this
+# process only handing out jobs (`python -m benchmarks.batches --cases docs`).
+_HAND_OVER_AFTER = 3.0
 
 
 class IdleCores:
@@ -112,23 +119,20 @@ def split_many(
 
     `workers`: `N` splits in `N` worker processes, each item in a process of its own (so
     an item that kills its worker fails alone); `1` splits in this process, for
-    debugging. The default (None) is never slower than one worker: this process
-    splits the items itself, and only once it has split for half a second (the cost of
-    starting a worker), and only where cores stood idle meanwhile, does it start
-    helpers (at most one fewer than the cores it may use, no more than were idle), which
-    take items as soon as they are ready while it goes on splitting too (an item it
-    splits itself is not isolated). With more than one, `splitter_args` must pickle
-    (a tokenizer that is a lambda cannot). Results come in input order, or as they finish with
-    `ordered=False`. An item that fails (unsupported type, missing or undecodable file,
-    unknown extension, a worker that died on it) gives a result with `error` set and the
-    run goes on; with `strict=True` it raises `SplitError` instead. Bad arguments raise
-    `ValueError` at once. Closing the iterator (or leaving a `for` loop over it and
-    dropping it) stops the workers.
+    debugging. The default (None) is never slower than one worker: this process splits
+    the items itself, starts helpers (one fewer than its cores, no more than stand idle)
+    only once it has split for half a second (the cost of starting one), and leaves the
+    splitting to them (one more helper) once the batch proves long (an item it splits
+    itself is not isolated). With more than one, `splitter_args` must pickle (a
+    tokenizer that is a lambda cannot). Results come in input order, or as they finish
+    with `ordered=False`. An item that fails (unsupported type, missing or undecodable
+    file, unknown extension, a worker that died on it) gives a result with `error` set
+    and the run goes on; with `strict=True` it raises `SplitError` instead. Bad
+    arguments raise `ValueError` at once. Closing the iterator (or leaving a `for` loop
+    over it and dropping it) stops the workers.
     """
     count = _worker_count(workers)
-    if not isinstance(encoding, str) or not encoding:
-        raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
-    state = Splitters(dict(splitter_args), encoding)  # validates splitter_args here, not per item
+    state = Splitters(dict(splitter_args), _checked_encoding(encoding))  # checks splitter_args once, here
     jobs = make_jobs(items, state.default_doc_type)
     if count == 1:
         return _in_process(jobs, state, strict)
@@ -146,6 +150,12 @@ def _worker_count(workers: object) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be an integer >= 1 (or None for every core), not {workers!r}")
     return workers
+
+
+def _checked_encoding(encoding: object) -> str:
+    if not isinstance(encoding, str) or not encoding:
+        raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
+    return encoding
 
 
 def _checked(result: SplitResult, strict: bool) -> SplitResult:
@@ -227,18 +237,12 @@ def _in_pool(
     own: Splitters | None = None,
 ) -> Generator[SplitResult, None, None]:
     """Results from `workers` worker processes; or, given this process's splitters
-    (`own`), from this process and up to `workers - 1` helpers, started once it has split
-    for `_HELPERS_AFTER` seconds and only as many as cores stood idle meanwhile (looked
-    at again every `_HELPERS_AFTER` seconds; helpers that cannot start leave the work
-    to it)."""
+    (`own`), from this process and the helpers `_OwnShare` starts beside it."""
     pool = Pool(init_args, depth=1 if own is None else 2, warm_only=own is not None)
     if own is None:
         pool.start(workers)
     schedule = _Schedule(jobs, workers * _WINDOW_PER_WORKER, ordered, pool)
-    own_seconds = 0.0
-    helpers = own is None
-    idle = IdleCores()
-    next_look = _HELPERS_AFTER
+    share = None if own is None else _OwnShare(own, pool, workers - 1)
     try:
         while True:
             schedule.feed()
@@ -247,31 +251,63 @@ def _in_pool(
                 yield _checked(result, strict)
             if schedule.finished():
                 return
-            if ready:
-                continue
-            if own is None:
-                schedule.add(pool.collect())
-                continue
-            try:
-                results = pool.collect(timeout=0)
-                job = None if results else schedule.take()
-                if job is not None:
-                    started = time.perf_counter()
-                    results = [own.run(job)]
-                    own_seconds += time.perf_counter() - started
-                    if not helpers and own_seconds >= next_look and not schedule.exhausted:
-                        next_look = own_seconds + _HELPERS_AFTER  # no core free: look again then
-                        size = _helpers_to_start(idle.since_last(), workers - 1)
-                        if size:
-                            pool.start(size)
-                            helpers = True
-                elif not results:  # nothing this process can split now: wait for the helpers
-                    results = pool.collect()
-            except StartFailed:
-                results = []  # this process goes on alone
-            schedule.add(results)
+            if not ready:
+                schedule.add(pool.collect() if share is None else _next_results(share, schedule, pool))
     finally:
         pool.close()
+
+
+def _next_results(share: _OwnShare, schedule: _Schedule, pool: Pool) -> list[SplitResult]:
+    """What came from the helpers, else the next job split here while this process
+    still splits, else what the helpers send next."""
+    try:
+        results = pool.collect(timeout=0)
+        job = None if results or not share.splits() else schedule.take()
+        if job is not None:
+            return [share.run(job, more_to_come=not schedule.exhausted)]
+        return results or pool.collect()
+    except StartFailed:
+        return []  # this process goes on without that helper
+
+
+class _OwnShare:
+    """This process's part of a batch with the default workers: it splits alone until
+    it has split for `_HELPERS_AFTER` seconds, then starts helpers (as many as cores
+    stood idle meanwhile, looked at again every `_HELPERS_AFTER` seconds, at most
+    `most` of them) and splits beside them; once it has split for `_HAND_OVER_AFTER`
+    seconds beside all `most` helpers, it starts one more and, when that one is warm,
+    leaves the splitting to them."""
+
+    def __init__(self, splitters: Splitters, pool: Pool, most: int) -> None:
+        self._splitters = splitters
+        self._pool = pool
+        self._most = most
+        self._idle = IdleCores()
+        self._seconds = 0.0  # spent splitting here
+        self._next_look = _HELPERS_AFTER
+        self._helpers = 0  # started
+
+    def splits(self) -> bool:
+        """Whether this process still takes jobs itself."""
+        return self._pool.warm() <= self._most
+
+    def run(self, job: Job, more_to_come: bool) -> SplitResult:
+        started = time.perf_counter()
+        result = self._splitters.run(job)
+        self._seconds += time.perf_counter() - started
+        if more_to_come and self._seconds >= self._next_look:
+            self._next_look = self._seconds + _HELPERS_AFTER
+            self._start_helpers()
+        return result
+
+    def _start_helpers(self) -> None:
+        if not self._helpers:
+            self._helpers = _helpers_to_start(self._idle.since_last(), self._most)
+            if self._helpers:
+                self._pool.start(self._helpers)
+        elif self._helpers == self._most == self._pool.warm() and self._seconds >= _HAND_OVER_AFTER:
+            self._pool.start(1)
+            self._helpers += 1
 
 
 with_option_parameters(split_many)

@@ -141,6 +141,10 @@ class Pool:
                 return worker
         return None
 
+    def warm(self) -> int:
+        """How many workers have their splitters built."""
+        return sum(worker.started for worker in self.workers)
+
     def busy(self) -> bool:
         return any(worker.jobs for worker in self.workers)
 

@@ -15,7 +15,7 @@ import pytest
 
 from outline_splitter import Document, OutlineTextSplitter, SplitError, SplitResult, batch, split_many
 from outline_splitter import pool as pool_module
-from outline_splitter.jobs import Job
+from outline_splitter.jobs import Job, Splitters
 from outline_splitter.pool import Pool
 from tests.conftest import corpus_files
 
@@ -256,6 +256,37 @@ def test_default_workers_split_here_and_in_a_helper_and_give_one_workers_results
     assert sorted(results, key=lambda r: r.index) == expected
     pids = set((tmp_path / "pids").read_text(encoding="utf-8").split())
     assert str(os.getpid()) in pids and len(pids) == 2  # this process and one helper split
+    assert not multiprocessing.active_children()
+
+
+def test_a_long_batch_is_left_to_the_helpers_once_one_more_is_warm(
+    two_cores: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    pids_file = tmp_path / "pids"
+    pids_file.touch()
+    monkeypatch.setenv("SPLIT_PIDS", str(pids_file))
+    monkeypatch.setattr(batch, "_HAND_OVER_AFTER", 0.0)
+    _NOTED.clear()
+    here: list[int] = []  # jobs split in this process
+    run_here = Splitters.run
+    monkeypatch.setattr(Splitters, "run", lambda self, job: here.append(1) or run_here(self, job))
+    split_here_at_handover: list[int] = []
+    items: list[str] = []
+
+    def until_two_helpers_split_then_more() -> Iterator[str]:
+        for number in itertools.count():
+            items.append(note(number))
+            yield items[-1]
+            if not split_here_at_handover and len(pids_file.read_text(encoding="utf-8").split()) == 3:
+                split_here_at_handover.append(len(here))
+            if split_here_at_handover and number > 300 + split_here_at_handover[0]:
+                return
+
+    results = list(split_many(until_two_helpers_split_then_more(), tokenizer=word_count_noting_pid, chunk_size=64))
+    assert [r.index for r in results] == list(range(len(items)))
+    assert results == list(split_many(items, workers=1, tokenizer=word_count_noting_pid, chunk_size=64))
+    assert str(os.getpid()) in pids_file.read_text(encoding="utf-8").split()  # it split before
+    assert len(here) - len(items) == split_here_at_handover[0]  # ... and not after (workers=1 added one per item)
     assert not multiprocessing.active_children()
 
 
