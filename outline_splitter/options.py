@@ -145,11 +145,11 @@ class SplitterOptions(BaseModel):
     )
     max_chunk_size: OptionalInteger = Field(
         None,
-        description="the hard cap for nodes kept whole by never_break_within and for min_chunk_size merges "
-        "(None: chunk_size)",
+        description="the hard cap for the chunks that may pass chunk_size: nodes kept whole by "
+        "never_break_within and separator groups (None: chunk_size)",
     )
     min_chunk_size: Integer = Field(
-        0, description="a chunk with fewer tokens joins a neighbour where the join fits max_chunk_size"
+        0, description="a chunk with fewer tokens joins a neighbour where the join fits chunk_size"
     )
     never_break_within: Names = Field(
         (), description="node kinds (code, table, ...; for HTML, CSS selectors) kept whole up to max_chunk_size"
