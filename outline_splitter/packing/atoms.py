@@ -38,7 +38,7 @@ from operator import attrgetter
 from typing import ClassVar
 
 from outline_splitter.detectors.lines import blocks
-from outline_splitter.nodes import GAP, GROUP, Node, Trait, leads_in
+from outline_splitter.nodes import GAP, GROUP, Node, Trait, TraitBit, leads_in
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, Level, split_leaf
 from outline_splitter.packing.sentences import Span
@@ -88,7 +88,7 @@ class Atom:
 
     @property
     def leading(self) -> bool:
-        return not self.piece and bool(self.node.traits._value_ & _LEADS)
+        return not self.piece and bool(self.node.traits._value_ & TraitBit.LEADS)
 
     def limit(self, chunk_size: int, max_chunk_size: int) -> int:
         """The most tokens this atom may have: more than `chunk_size` for a whole
@@ -144,17 +144,7 @@ class SeparatorGroup(Node):
         super().__init__(GROUP, members[0].start, members[-1].end, members, traits=traits)
 
 
-# Each trait's bit in a `Trait`'s value, for `visit`: a Flag's `in` is a Python call (some
-# 0.15 µs, 77,000 of them over the 44 html-web pages), an int's `&` is not.
-_BREAK_BEFORE = Trait.BREAK_BEFORE.value
-_HOLLOW = Trait.HOLLOW.value
-_LEADS = Trait.LEADS.value
-_LINES = Trait.LINES.value
-_NEVER_BREAK = Trait.NEVER_BREAK.value
-_OMITTED = Trait.OMITTED.value
-_PARAGRAPHS = Trait.PARAGRAPHS.value
-_SELF_CONTAINED = Trait.SELF_CONTAINED.value
-_WHOLE = _NEVER_BREAK | Trait.SEPARATOR.value
+_WHOLE = TraitBit.NEVER_BREAK | TraitBit.SEPARATOR  # may pass chunk_size, up to max_chunk_size
 
 # The text after the last part of a broken node whose lines matter that closes it and
 # trails the part before (`}`, `});`, `end`, `</div>`): one line, one word at most.
@@ -214,8 +204,8 @@ class _AtomCollector:
     ) -> Iterator[_Visit | Cut | None] | None:
         """Make the atom of a node that fits, or the pieces of a leaf that does not;
         return the visits of a broken node's parts, in document order."""
-        bits: int = node.traits._value_  # (see _OMITTED: this runs once per node)
-        if bits & _OMITTED:
+        bits: int = node.traits._value_  # (see TraitBit: this runs once per node)
+        if bits & TraitBit.OMITTED:
             self.cut()
             inner = Ancestry(node, ancestors)
             return chain(((child, child.start, child.end, inner) for child in node.expanded_children()), (CUT,))
@@ -223,24 +213,24 @@ class _AtomCollector:
         if start >= end:
             return None
         limit = self.max_chunk_size if bits & _WHOLE else self.chunk_size
-        if bits & _BREAK_BEFORE:
+        if bits & TraitBit.BREAK_BEFORE:
             self.barrier()
-        if not bits & _HOLLOW and fits(self.view, start, end, limit):
+        if not bits & TraitBit.HOLLOW and fits(self.view, start, end, limit):
             whole = start == node.start and end == node.end
             self.atoms.append(WholeNode(node, ancestors) if whole else TrimmedNode(start, end, node, ancestors))
             return None
         self.barrier()
-        if bits & _PARAGRAPHS and node.expand is not None:
+        if bits & TraitBit.PARAGRAPHS and node.expand is not None:
             self.paragraph_pieces(node, start, end, ancestors)
             return None
         children = node.expanded_children()
         if not children:
-            self.pieces(node, start, end, ancestors, LINE_LEVELS if bits & _LINES else PROSE_LEVELS)
+            self.pieces(node, start, end, ancestors, LINE_LEVELS if bits & TraitBit.LINES else PROSE_LEVELS)
             return None
-        sealed = bits & _NEVER_BREAK or (ancestors is not None and ancestors.sealed)
+        sealed = bits & TraitBit.NEVER_BREAK or (ancestors is not None and ancestors.sealed)
         regroup = not sealed and not isinstance(node, SeparatorGroup)
         parts = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
-        return chain(parts, (_END_OF_SELF_CONTAINED,)) if bits & _SELF_CONTAINED else parts
+        return chain(parts, (_END_OF_SELF_CONTAINED,)) if bits & TraitBit.SELF_CONTAINED else parts
 
     def pieces(self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]) -> None:
         """Make the atoms of a leaf cut by `split_leaf`."""

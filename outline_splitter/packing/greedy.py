@@ -16,14 +16,12 @@ records that it comes `after_cut`, so that no later step joins it to the one bef
 
 from __future__ import annotations
 
-from outline_splitter.nodes import Trait
+from outline_splitter.nodes import Trait, TraitBit
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
-
-_TRAILS = Trait.TRAILS.value
 
 
 def _recut(atom: Atom) -> bool:
@@ -173,7 +171,7 @@ class _GreedyPacker:
         """Join a trailing atom (a closing `}`) that would start a chunk to the chunk
         before, where the two fit and nothing was omitted between them."""
         packed = self.packed
-        if self.cut or not packed or not atom.node.traits._value_ & _TRAILS:
+        if self.cut or not packed or not atom.node.traits._value_ & TraitBit.TRAILS:
             return False
         last = packed[-1]
         if not fits_within(self.view, last.start, atom.end, self.chunk_size):
