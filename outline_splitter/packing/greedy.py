@@ -16,12 +16,15 @@ records that it comes `after_cut`, so that no later step joins it to the one bef
 
 from __future__ import annotations
 
+import sys
+
 from outline_splitter.nodes import Trait, TraitBit
 from outline_splitter.packing.atoms import BARRIER, Atom, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
+from outline_splitter.search import last_holding
 
 
 def _recut(atom: Atom) -> bool:
@@ -103,15 +106,7 @@ class _GreedyPacker:
 
         if not fits_to(0):
             return -1, end
-        low, high, step = 0, -1, 1  # end_at(low) fits; end_at(high) does not
-        while high < 0:
-            if fits_to(low + step):
-                low, step = low + step, step * 2
-            else:
-                high = low + step
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (middle, high) if fits_to(middle) else (low, middle)
+        low, high = last_holding(fits_to, 0, sys.maxsize, gallop=True)  # (past the pending atoms none fits)
         fitting, over = end_at(low), end_at(high)
         return end if fitting is None else fitting, -1 if over is None else over
 
@@ -204,13 +199,7 @@ class _GreedyPacker:
         definition's signature keeps the first lines of its long docstring)."""
         levels = LINE_LEVELS if Trait.LINES in atom.node.traits else PROSE_LEVELS
         ends = [b for _, b in levels[0](self.view.source, atom.start, atom.end)][:-1]
-        low, high = -1, len(ends)  # ends[low] fits with the leading atoms, ends[high] does not
-        while high - low > 1:
-            middle = (low + high) // 2
-            if self.fits(lead_start, ends[middle]):
-                low = middle
-            else:
-                high = middle
+        low, _ = last_holding(lambda i: self.fits(lead_start, ends[i]), -1, len(ends))  # ends[low] fits with them
         head = self.view.trim(atom.start, ends[low]) if low >= 0 else (atom.start, atom.start)
         if head[0] >= head[1]:
             return [atom]

@@ -12,10 +12,13 @@ around or inside it, so an embedding of a chunk with its overlap is of one secti
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
+from outline_splitter.search import last_holding
 
 
 def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
@@ -36,13 +39,7 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
 def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the previous chunk's shared tail starts (`span.end` if nothing is shared)."""
     starts, _ = view.words(span.start, span.end)
-    low, high = 0, len(starts)  # find the first word start whose tail fits
-    while low < high:
-        middle = (low + high) // 2
-        if view.count(starts[middle], span.end, overlap) <= overlap:
-            high = middle
-        else:
-            low = middle + 1
+    low = bisect_left(range(len(starts)), True, key=lambda i: view.count(starts[i], span.end, overlap) <= overlap)
     start = starts[low] if low < len(starts) else span.end
     for block_start, block_end in _code_spans(span):
         if block_start < start < block_end:
@@ -53,13 +50,7 @@ def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
 def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the next chunk's shared head ends (`span.start` if nothing is shared)."""
     _, ends = view.words(span.start, span.end)
-    low, high = 0, len(ends)  # find how many word ends still fit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if view.count(span.start, ends[middle - 1], overlap) <= overlap:
-            low = middle
-        else:
-            high = middle - 1
+    low, _ = last_holding(lambda n: view.count(span.start, ends[n - 1], overlap) <= overlap, 0, len(ends) + 1)
     return ends[low - 1] if low > 0 else span.start
 
 
