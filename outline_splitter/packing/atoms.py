@@ -30,12 +30,13 @@ The walk keeps its own stack: the outline's depth is the input's to choose.
 
 from __future__ import annotations
 
+import enum
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import chain
 from operator import attrgetter
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from outline_splitter.detectors.lines import blocks
 from outline_splitter.nodes import GAP, GROUP, Node, Trait, TraitBit, leads_in
@@ -44,7 +45,15 @@ from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, Level, spli
 from outline_splitter.packing.sentences import Span
 from outline_splitter.packing.view import ChunkView, fits
 
-BARRIER = None
+
+class Barrier(enum.Enum):
+    """Where the greedy packer closes the open chunk (see the module docstring): a
+    one-member enum, so that `atom is BARRIER` narrows the type as `is None` did."""
+
+    BARRIER = enum.auto()
+
+
+BARRIER: Final = Barrier.BARRIER
 
 
 class Cut:
@@ -155,8 +164,6 @@ _GRAIN = 16
 
 # A visit: the node, its span (within its parent's), and the chain of its ancestors.
 _Visit = tuple[Node, int, int, Ancestry | None]
-# The end of a broken SELF_CONTAINED node's parts, on the walk's stack.
-_END_OF_SELF_CONTAINED = None
 
 
 class _AtomCollector:
@@ -166,20 +173,20 @@ class _AtomCollector:
         self.view = view
         self.chunk_size = chunk_size
         self.max_chunk_size = max_chunk_size
-        self.atoms: list[Atom | Cut | None] = []
+        self.atoms: list[Atom | Cut | Barrier] = []
 
-    def collect(self, root: Node) -> list[Atom | Cut | None]:
+    def collect(self, root: Node) -> list[Atom | Cut | Barrier]:
         # a stack of the broken nodes' parts still to visit, each made as it is reached:
         # the visits of a file's 480,000 one-line functions, made at once, took more
         # memory than their atoms
-        stack: list[Iterator[_Visit | Cut | None]] = [iter(((root, root.start, root.end, None),))]
+        stack: list[Iterator[_Visit | Cut | Barrier]] = [iter(((root, root.start, root.end, None),))]
         while stack:
             try:
                 visit = next(stack[-1])
             except StopIteration:
                 stack.pop()
                 continue
-            if visit is _END_OF_SELF_CONTAINED:
+            if visit is BARRIER:
                 self.barrier()
             elif isinstance(visit, Cut):
                 self.cut()
@@ -201,7 +208,7 @@ class _AtomCollector:
 
     def visit(
         self, node: Node, start: int, end: int, ancestors: Ancestry | None
-    ) -> Iterator[_Visit | Cut | None] | None:
+    ) -> Iterator[_Visit | Cut | Barrier] | None:
         """Make the atom of a node that fits, or the pieces of a leaf that does not;
         return the visits of a broken node's parts, in document order."""
         bits: int = node.traits._value_  # (see TraitBit: this runs once per node)
@@ -230,7 +237,7 @@ class _AtomCollector:
         sealed = bits & TraitBit.NEVER_BREAK or (ancestors is not None and ancestors.sealed)
         regroup = not sealed and not isinstance(node, SeparatorGroup)
         parts = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
-        return chain(parts, (_END_OF_SELF_CONTAINED,)) if bits & TraitBit.SELF_CONTAINED else parts
+        return chain(parts, (BARRIER,)) if bits & TraitBit.SELF_CONTAINED else parts
 
     def pieces(self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]) -> None:
         """Make the atoms of a leaf cut by `split_leaf`."""
@@ -265,7 +272,7 @@ class _AtomCollector:
 
     def parts(
         self, node: Node, children: list[Node], start: int, end: int, ancestors: Ancestry | None
-    ) -> Iterator[_Visit | Cut | None]:
+    ) -> Iterator[_Visit | Cut | Barrier]:
         """The visits of a broken node's children and of the text a detector left
         between them (a leaf of its own, cut at lines first if its parent's lines matter)."""
         inner = Ancestry(node, ancestors)
@@ -285,7 +292,7 @@ class _AtomCollector:
                 cursor = max(cursor, child.end)
 
 
-def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | None]:
+def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | Barrier]:
     """The atoms of `root` in document order, with a `BARRIER` before each broken node
     and a `CUT` around omitted text; together the atoms cover every non-space character
     of the document that is not omitted."""

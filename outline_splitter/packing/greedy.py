@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 
 from outline_splitter.nodes import Trait, TraitBit
-from outline_splitter.packing.atoms import BARRIER, Atom, Cut, Piece
+from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
@@ -54,7 +54,7 @@ class PackedSpan:
 
 
 def pack_atoms(
-    atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int, max_chunk_size: int
+    atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size: int, max_chunk_size: int
 ) -> list[PackedSpan]:
     """Chunks of consecutive atoms, each within `chunk_size` tokens unless it is a single
     atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`). `atoms` is used up:
@@ -72,7 +72,7 @@ class _GreedyPacker:
         self.max_chunk_size = max_chunk_size
         self.packed: list[PackedSpan] = []
         self.cut = False  # omitted text since the last span closed
-        self.pending: list[Atom | Cut | None] = []
+        self.pending: list[Atom | Cut | Barrier] = []
         # without a close estimate, asking for each atom whether the open chunk still
         # fits would count the growing chunk again and again (quadratic in the chunk
         # size): the furthest end that fits from a start is found once, by galloping
@@ -110,7 +110,7 @@ class _GreedyPacker:
         fitting, over = end_at(low), end_at(high)
         return end if fitting is None else fitting, -1 if over is None else over
 
-    def pack(self, atoms: list[Atom | Cut | None]) -> list[PackedSpan]:
+    def pack(self, atoms: list[Atom | Cut | Barrier]) -> list[PackedSpan]:
         current: list[Atom] = []
         atoms.reverse()
         pending = self.pending = atoms
