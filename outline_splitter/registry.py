@@ -108,7 +108,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".html", ".htm", ".xhtml"),
         ("htm", "xhtml"),
         outputs=("html", "text"),
-        hooks="outline_splitter.detectors.html_support:HTML_HOOKS",
+        hooks="outline_splitter.format_hooks.html:HTML_HOOKS",
     ),
     DocFormat(
         "rst",
@@ -130,7 +130,7 @@ FORMATS: tuple[DocFormat, ...] = (
         "outline_splitter.detectors.json_data:detect_json",
         (".json",),
         kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
     ),
     DocFormat(
         "jsonl",
@@ -138,7 +138,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".jsonl", ".ndjson"),
         ("ndjson", "json_lines"),
         kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
     ),
     DocFormat(
         "yaml",
@@ -146,7 +146,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".yaml", ".yml"),
         ("yml",),
         kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
     ),
     # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
     _code("python", (".py", ".pyi", ".pyw"), ("py",)),
