@@ -27,7 +27,6 @@ BLOCKQUOTE = "blockquote"
 HTML_BLOCK = "html_block"
 THEMATIC_BREAK = "thematic_break"
 FRONT_MATTER = "front_matter"
-SENTENCE = "sentence"
 
 # Nodes the packer itself makes: text a detector left between children, and a
 # separator with the siblings it groups.

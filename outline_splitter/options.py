@@ -19,7 +19,7 @@ when the splitter is built for a named format, and for each file's format under 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
@@ -393,11 +393,6 @@ def markdown_table() -> str:
     for name, field in SplitterOptions.model_fields.items():
         rows.append(f"| `{name}` | {field.description} | `{field.default!r}` |")
     return "\n".join(rows)
-
-
-def defaults() -> Mapping[str, Any]:
-    """Each option's default."""
-    return {name: field.default for name, field in SplitterOptions.model_fields.items()}
 
 
 if __name__ == "__main__":
