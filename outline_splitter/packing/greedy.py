@@ -38,19 +38,19 @@ def _recut(atom: Atom) -> bool:
 
 class PackedSpan:
     """A chunk before it becomes a `TextChunk`: its span, its atoms and its exact count;
-    `after_cut` if omitted text lies between it and the span before it; `lead`, how many
+    `after_cut` if omitted text lies between it and the span before it; `opening`, how many
     of its first atoms are markup that opens what follows (metadata reads the atom after
     them)."""
 
-    __slots__ = ("after_cut", "atoms", "end", "lead", "start", "token_count")
+    __slots__ = ("after_cut", "atoms", "end", "opening", "start", "token_count")
 
-    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False, lead: int = 0) -> None:
+    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False, opening: int = 0) -> None:
         self.atoms = atoms
         self.start = atoms[0].start
         self.end = atoms[-1].end
         self.token_count = token_count
         self.after_cut = after_cut
-        self.lead = lead
+        self.opening = opening
 
 
 def pack_atoms(
@@ -171,7 +171,9 @@ class _GreedyPacker:
         last = packed[-1]
         if not fits_within(self.view, last.start, atom.end, self.chunk_size):
             return False
-        packed[-1] = PackedSpan([*last.atoms, atom], self.view.count(last.start, atom.end), last.after_cut, last.lead)
+        packed[-1] = PackedSpan(
+            [*last.atoms, atom], self.view.count(last.start, atom.end), last.after_cut, last.opening
+        )
         return True
 
     def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:

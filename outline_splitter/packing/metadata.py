@@ -175,7 +175,7 @@ class ChunkMetadata:
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
-        first = span.atoms[min(span.lead, len(span.atoms) - 1)]
+        first = span.atoms[min(span.opening, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors.node if first.ancestors is not None else None)
         starts_titled = (
