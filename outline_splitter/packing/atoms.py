@@ -99,6 +99,14 @@ class Atom:
     def leading(self) -> bool:
         return not self.piece and bool(self.node.traits._value_ & TraitBit.LEADS)
 
+    @property
+    def section(self) -> Node | None:
+        """The innermost section the atom lies in (its node, if that is one)."""
+        if self.node.traits._value_ & TraitBit.SECTION:
+            return self.node
+        link = self.ancestors.section if self.ancestors is not None else None
+        return link.node if link is not None else None
+
     def limit(self, chunk_size: int, max_chunk_size: int) -> int:
         """The most tokens this atom may have: more than `chunk_size` for a whole
         `NEVER_BREAK` node or separator group, as `collect_atoms` allowed it."""

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from outline_splitter.nodes import Node, Trait
-from outline_splitter.packing.atoms import Atom
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.search import last_holding
@@ -54,23 +53,15 @@ def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     return ends[low - 1] if low > 0 else span.start
 
 
-def _section(atom: Atom) -> Node | None:
-    """The innermost section an atom lies in (the atom itself if it is one)."""
-    if Trait.SECTION in atom.node.traits:
-        return atom.node
-    link = atom.ancestors.section if atom.ancestors is not None else None
-    return link.node if link is not None else None
-
-
 def _shared_section(previous: PackedSpan, following: PackedSpan) -> tuple[int, int] | None:
     """Where an overlap between two neighbouring chunks may lie: from the end of the last
     atom of `previous` outside the section they meet in, to the start of the first such
     atom of `following`, and inside that section; None if they meet at a section boundary."""
-    section = _section(previous.atoms[-1])
-    if _section(following.atoms[0]) is not section:
+    section = previous.atoms[-1].section
+    if following.atoms[0].section is not section:
         return None
-    low = next((a.end for a in reversed(previous.atoms) if _section(a) is not section), previous.start)
-    high = next((a.start for a in following.atoms if _section(a) is not section), following.end)
+    low = next((a.end for a in reversed(previous.atoms) if a.section is not section), previous.start)
+    high = next((a.start for a in following.atoms if a.section is not section), following.end)
     if section is not None:
         low, high = max(low, section.start), min(high, section.end)
     return low, high

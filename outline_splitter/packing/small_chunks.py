@@ -9,19 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from outline_splitter.nodes import Node, Trait
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.leaf import lines
 from outline_splitter.packing.view import ChunkView, fits
-
-
-def _section_of(span: PackedSpan) -> Node | None:
-    atom = span.atoms[0]
-    if Trait.SECTION in atom.node.traits:
-        return atom.node
-    section = atom.ancestors.section if atom.ancestors is not None else None
-    return section.node if section is not None else None
 
 
 def _joined(view: ChunkView, first: PackedSpan, second: PackedSpan, chunk_size: int) -> PackedSpan | None:
@@ -138,7 +130,8 @@ def _merge_pass(
         if out:
             previous = out[-1]
             small = span.token_count < min_chunk_size or previous.token_count < min_chunk_size
-            if small and not span.after_cut and (not same_section or _section_of(previous) is _section_of(span)):
+            same = not same_section or previous.atoms[0].section is span.atoms[0].section
+            if small and not span.after_cut and same:
                 joined = view.count(previous.start, span.end, limit)
                 if joined <= limit:
                     out[-1] = PackedSpan(previous.atoms + span.atoms, joined, previous.after_cut, previous.opening)
