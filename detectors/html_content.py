@@ -36,7 +36,6 @@ from collections.abc import Callable, Sequence
 from outline_splitter.detectors.html_text import ExtractedText
 from outline_splitter.nodes import Node, Trait
 
-CONTENT_MODES = ("all", "main")
 # A selector matcher: the numbers (in document order) of the element nodes matching
 # selectors, with the argument name for the error message.
 Matcher = Callable[[Sequence[str], str], set[int]]

@@ -81,6 +81,12 @@ class HTMLTextSplitter:
             never_break_within=never_break_within,
             tokenizer=length_function if tokenizer is None else tokenizer,
         )
+        self._init_framework(length_function)
+
+    def _init_framework(self, length_function: Callable[[str], int]) -> None:
+        """Nothing here: a subclass that is also another framework's splitter (LangChain's
+        `TextSplitter`) sets that base up here, once the seed's arguments are checked, so
+        it takes the seed's signature as it is instead of repeating it."""
 
     def split_chunks(self, html: str) -> list[TextChunk]:
         """The chunks of `html` with their offsets and metadata (`TextChunk`s)."""

@@ -19,7 +19,7 @@ when the splitter is built for a named format, and for each file's format under 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
@@ -145,11 +145,11 @@ class SplitterOptions(BaseModel):
     )
     max_chunk_size: OptionalInteger = Field(
         None,
-        description="the hard cap for nodes kept whole by never_break_within and for min_chunk_size merges "
-        "(None: chunk_size)",
+        description="the hard cap for the chunks that may pass chunk_size: nodes kept whole by "
+        "never_break_within and separator groups (None: chunk_size)",
     )
     min_chunk_size: Integer = Field(
-        0, description="a chunk with fewer tokens joins a neighbour where the join fits max_chunk_size"
+        0, description="a chunk with fewer tokens joins a neighbour where the join fits chunk_size"
     )
     never_break_within: Names = Field(
         (), description="node kinds (code, table, ...; for HTML, CSS selectors) kept whole up to max_chunk_size"
@@ -393,11 +393,6 @@ def markdown_table() -> str:
     for name, field in SplitterOptions.model_fields.items():
         rows.append(f"| `{name}` | {field.description} | `{field.default!r}` |")
     return "\n".join(rows)
-
-
-def defaults() -> Mapping[str, Any]:
-    """Each option's default."""
-    return {name: field.default for name, field in SplitterOptions.model_fields.items()}
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ nodes carry their traits: see "How to add a format" in docs/design.md).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from outline_splitter.nodes import Node
+from outline_splitter.references import load_reference
 
 if TYPE_CHECKING:
     from outline_splitter.packing.view import ChunkView
@@ -108,7 +108,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".html", ".htm", ".xhtml"),
         ("htm", "xhtml"),
         outputs=("html", "text"),
-        hooks="outline_splitter.detectors.html_support:HTML_HOOKS",
+        hooks="outline_splitter.format_hooks.html:HTML_HOOKS",
     ),
     DocFormat(
         "rst",
@@ -130,7 +130,7 @@ FORMATS: tuple[DocFormat, ...] = (
         "outline_splitter.detectors.json_data:detect_json",
         (".json",),
         kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
     ),
     DocFormat(
         "jsonl",
@@ -138,7 +138,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".jsonl", ".ndjson"),
         ("ndjson", "json_lines"),
         kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
     ),
     DocFormat(
         "yaml",
@@ -146,7 +146,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".yaml", ".yml"),
         ("yml",),
         kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.detectors.data_support:DATA_HOOKS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
     ),
     # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
     _code("python", (".py", ".pyi", ".pyw"), ("py",)),
@@ -218,20 +218,12 @@ def doc_type_for_path(path: str | Path) -> str:
     )
 
 
-def load_function(reference: str) -> Callable[..., Any]:
-    """The function a `"module:function"` reference names, imported on first use."""
-    module_name, _, attribute = reference.partition(":")
-    function: Callable[..., Any] = getattr(importlib.import_module(module_name), attribute)
-    return function
-
-
 @cache
 def load_hooks(fmt: DocFormat) -> FormatHooks:
     """The hooks of a format (`NO_HOOKS` if it has none), imported on first use."""
     if fmt.hooks is None:
         return NO_HOOKS
-    module_name, _, attribute = fmt.hooks.partition(":")
-    hooks = getattr(importlib.import_module(module_name), attribute)
+    hooks = load_reference(fmt.hooks)
     if not isinstance(hooks, FormatHooks):
         raise TypeError(f"{fmt.hooks} of doc_type {fmt.name!r} is a {type(hooks).__name__}, not FormatHooks")
     return hooks
@@ -240,7 +232,7 @@ def load_hooks(fmt: DocFormat) -> FormatHooks:
 @cache
 def load_detector(fmt: DocFormat) -> Detector:
     """The detector function of a format, imported on first use."""
-    function = load_function(fmt.detector)
+    function: Callable[..., Any] = load_reference(fmt.detector)
     detector: Detector = function(fmt.argument) if fmt.argument is not None else function
     return detector
 
@@ -250,6 +242,4 @@ def load_kinds(fmt: DocFormat) -> frozenset[str] | None:
     """The node kinds a format's detector makes (`None` if the format does not say)."""
     if fmt.kinds is None:
         return None
-    module_name, _, attribute = fmt.kinds.partition(":")
-    kinds: frozenset[str] = frozenset(getattr(importlib.import_module(module_name), attribute))
-    return kinds
+    return frozenset(load_reference(fmt.kinds))

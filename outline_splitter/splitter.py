@@ -34,6 +34,7 @@ from outline_splitter.registry import (
     load_hooks,
     resolve_doc_type,
 )
+from outline_splitter.search import last_holding
 from outline_splitter.text_parents import build_text_parents
 from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
 from outline_splitter.view import SplitView, ViewOptions, find_problems, render_outline, render_page
@@ -339,13 +340,7 @@ class OutlineTextSplitter:
         limit = self.options.chunk_size // 4
         if not context or self.tokenizer.count(context) <= limit:
             return chunk
-        low, high = 0, len(context)  # the longest prefix within the limit, by bisection
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.tokenizer.count(context[:middle] + "...") <= limit:
-                low = middle
-            else:
-                high = middle - 1
+        low, _ = last_holding(lambda n: self.tokenizer.count(context[:n] + "...") <= limit, 0, len(context) + 1)
         capped = context[:low] + "..." if low else ""
         return chunk.model_copy(update={"metadata": {**chunk.metadata, "context": capped}})
 

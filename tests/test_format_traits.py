@@ -75,3 +75,23 @@ def test_no_function_in_pass_two_is_over_40_lines():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 assert length <= 40, f"packing/{name}: {node.name} has {length} lines"
+
+
+def test_trait_bits_are_one_namespace_of_the_traits_values():
+    """`TraitBit` holds every trait's bit, and no module keeps a copy of one
+    (`_LEADS = Trait.LEADS.value`): the hot loops read `TraitBit`."""
+    from outline_splitter.nodes import Trait, TraitBit
+
+    bits = {name: value for name, value in vars(TraitBit).items() if name.isupper()}
+    assert bits == {trait.name: trait.value for trait in Trait if trait.value}
+    root = PACKING.parent
+    for path in [*sorted(root.rglob("*.py")), *sorted((root.parent / "detectors").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            copied = (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("value", "_value_")
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "Trait"
+            )
+            assert not copied or path.name == "nodes.py", f"{path.name}:{node.lineno} copies a trait's bit"

@@ -97,7 +97,7 @@ def test_corpus_pages_keep_the_invariants(cl100k, folder, output, size):
 @given(html=html_documents(), data=st.data())
 def test_text_mode_reach_bounds_the_estimate_of_every_shorter_span(cl100k, html, data):
     # The packer takes any span ending within `reach` as surely fitting without a count.
-    from outline_splitter.detectors.html_support import html_view
+    from outline_splitter.format_hooks.html import html_view
 
     view = html_view(html, detect_html(html), cl100k, "text")
     start = data.draw(st.integers(0, len(html)))

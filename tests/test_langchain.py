@@ -150,3 +150,16 @@ def test_a_missing_framework_is_an_import_error_naming_the_extra(module: str, ex
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert f"pip install 'outline-splitter[{extra}]'" in result.stdout
+
+
+def test_the_langchain_html_splitter_takes_the_seed_arguments_into_both_bases():
+    import inspect
+
+    from outline_splitter import html_text_splitter
+
+    halves = lambda text: len(text) // 2  # noqa: E731
+    splitter = HTMLTextSplitter(chunk_size=64, length_function=halves, separators=["h2"])
+    assert (splitter._chunk_size, splitter._chunk_overlap, splitter._length_function) == (64, 0, halves)
+    assert inspect.signature(HTMLTextSplitter) == inspect.signature(html_text_splitter.HTMLTextSplitter)
+    with pytest.raises(ValueError, match="chunk_overlap"):
+        HTMLTextSplitter(chunk_size=64, chunk_overlap=8)

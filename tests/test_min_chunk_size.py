@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
 from tests.conftest import corpus_files
+from tests.invariants import assert_source_chunks
+from tests.strategies import markdown_document
 
 
 def _small_and_stuck(splitter: OutlineTextSplitter, text: str) -> tuple[int, int, int]:
@@ -20,7 +24,7 @@ def _small_and_stuck(splitter: OutlineTextSplitter, text: str) -> tuple[int, int
         for j in (i - 1, i + 1):
             if 0 <= j < len(chunks):
                 first, second = sorted((chunk, chunks[j]), key=lambda c: c.start_pos)
-                mergeable += splitter.tokenizer.count(text[first.start_pos : second.end_pos]) <= splitter.max_chunk_size
+                mergeable += splitter.tokenizer.count(text[first.start_pos : second.end_pos]) <= splitter.chunk_size
                 break
     return len(chunks), small, mergeable
 
@@ -36,11 +40,38 @@ def test_a_tiny_last_chunk_is_balanced_away_and_min_chunk_size_keeps_that_split(
     assert merged[1].text == f"{paragraph}\n\nA short tail here."
 
 
-def test_a_merge_may_go_up_to_max_chunk_size():
+def test_a_merge_stays_within_chunk_size_whatever_max_chunk_size_allows(cl100k):
+    # max_chunk_size caps what the user keeps whole (never_break_within, separator
+    # groups); a min_chunk_size merge is an ordinary chunk, held to chunk_size
     text = "word " * 120 + "\n\n" + "tail words."
-    assert len(OutlineTextSplitter(doc_type="text", chunk_size=120, min_chunk_size=10).split(text)) == 2
-    (chunk,) = OutlineTextSplitter(doc_type="text", chunk_size=120, max_chunk_size=130, min_chunk_size=10).split(text)
-    assert chunk.token_count <= 130
+    assert 120 < cl100k.count(text.strip()) <= 130  # the join would fit the cap, not the budget
+    for cap in (None, 130, 1000):
+        splitter = OutlineTextSplitter(doc_type="text", chunk_size=120, max_chunk_size=cap, min_chunk_size=10)
+        chunks = splitter.split(text)
+        assert len(chunks) == 2 and chunks[1].token_count >= 10  # (the tail takes words to reach it)
+        assert_source_chunks(text, chunks, cl100k, 120)
+
+
+def test_only_a_node_kept_whole_passes_chunk_size(cl100k):
+    code = "```\n" + "".join(f"line {i}\n" for i in range(30)) + "```"
+    paragraph = " ".join(["word"] * 60) + "."
+    text = f"{code}\n\n{paragraph}\n\nA short tail."
+    size, cap = 64, 4 * cl100k.count(code)
+    splitter = OutlineTextSplitter(chunk_size=size, max_chunk_size=cap, min_chunk_size=16, never_break_within=["code"])
+    chunks = splitter.split(text)
+    assert_source_chunks(text, chunks, cl100k, cap)
+    assert chunks[0].text == code and chunks[0].token_count > size  # kept whole past chunk_size
+    assert size < cl100k.count(f"{paragraph}\n\nA short tail.") <= cap  # a merge up to the cap would fit ...
+    assert all(chunk.token_count <= size for chunk in chunks[1:])  # ... yet no other chunk passes chunk_size
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=markdown_document(), chunk_size=st.sampled_from([8, 16, 32, 64]), data=st.data())
+def test_min_chunk_size_never_passes_chunk_size(cl100k, text, chunk_size, data):
+    minimum = data.draw(st.integers(1, chunk_size))
+    cap = data.draw(st.integers(chunk_size, 4 * chunk_size))
+    splitter = OutlineTextSplitter(chunk_size=chunk_size, max_chunk_size=cap, min_chunk_size=minimum)
+    assert_source_chunks(text, splitter.split(text), cl100k, chunk_size)
 
 
 @pytest.mark.parametrize(

@@ -65,3 +65,24 @@ def test_every_extension_maps_to_a_known_doc_type():
         for extension in fmt.extensions:
             assert registry.doc_type_for_path(f"file{extension}") == fmt.name
             assert registry.doc_type_for_path(f"FILE{extension.upper()}") == fmt.name
+
+
+def test_every_reference_the_registry_holds_loads_through_the_one_loader():
+    """Each built-in format's detector, kinds and hooks are `"module:attribute"` references
+    that `load_reference` imports; no other module imports one by hand."""
+    import ast
+    from pathlib import Path
+
+    from outline_splitter.references import load_reference
+
+    for fmt in registry.FORMATS:
+        assert callable(load_reference(fmt.detector))
+        assert fmt.kinds is None or all(isinstance(kind, str) for kind in load_reference(fmt.kinds))
+        assert fmt.hooks is None or isinstance(load_reference(fmt.hooks), registry.FormatHooks)
+    root = Path(registry.__file__).resolve().parent
+    for path in [*root.rglob("*.py"), *(root.parent / "detectors").rglob("*.py")]:
+        source = path.read_text(encoding="utf-8")
+        if path.name != "references.py" and ".partition(\":\")" in source:
+            tree = ast.parse(source)
+            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "import_module"]
+            assert not calls, f"{path.name} loads a module:attribute reference of its own"

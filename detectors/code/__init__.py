@@ -23,7 +23,6 @@ statements from any of them on (PHP: code only after `<?php`) is always parsed w
 from __future__ import annotations
 
 import ctypes
-import importlib
 import threading
 import typing
 from collections.abc import Callable, Iterator
@@ -38,6 +37,7 @@ from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NA
 from outline_splitter.detectors.code.offsets import Source, encode_source
 from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
+from outline_splitter.references import load_reference
 
 __all__ = ["LANGUAGES", "PACK_EXTRA", "Language", "detector_for", "grammar_parser", "pack_languages"]
 
@@ -62,8 +62,7 @@ def pack_languages() -> frozenset[str]:
 @cache
 def _grammar(name: str, binding: str | None) -> Grammar:
     if binding is not None:
-        module_name, _, function = binding.partition(":")
-        pointer = getattr(importlib.import_module(module_name), function)()
+        pointer = load_reference(binding)()
         if isinstance(pointer, int):  # an older binding (tree-sitter-solidity) gives the address
             pointer = _capsule(pointer, b"tree_sitter.Language", None)  # (an int is deprecated)
         return Grammar(pointer)

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, Unpack
 
 try:
@@ -137,27 +137,8 @@ class HTMLTextSplitter(html_text_splitter.HTMLTextSplitter, TextSplitter):  # ty
     `TextSplitter`: `split_documents`, and so `create_documents` and
     `transform_documents`, return LangChain `Document`s."""
 
-    def __init__(
-        self,
-        chunk_size: int = 1000,
-        max_chunk_size: int | None = None,
-        separators: Sequence[str] = (),
-        never_break_within: Sequence[str] = (),
-        chunk_overlap: int = 0,
-        length_function: Callable[[str], int] = len,
-        tokenizer: Any = None,
-    ) -> None:
-        html_text_splitter.HTMLTextSplitter.__init__(
-            self,
-            chunk_size=chunk_size,
-            max_chunk_size=max_chunk_size,
-            separators=separators,
-            never_break_within=never_break_within,
-            chunk_overlap=chunk_overlap,
-            length_function=length_function,
-            tokenizer=tokenizer,
-        )
-        TextSplitter.__init__(self, chunk_size=chunk_size, chunk_overlap=0, length_function=length_function)
+    def _init_framework(self, length_function: Callable[[str], int]) -> None:
+        TextSplitter.__init__(self, chunk_size=self.chunk_size, chunk_overlap=0, length_function=length_function)
 
     def split_documents(  # type: ignore[override]
         self, documents: Iterable[DocumentLike], chunk_header: str | None = None

@@ -27,8 +27,9 @@ def pack_outline(
     merge_across_sections: bool = False,
 ) -> list[PackedSpan]:
     """The packed spans of a document's outline, in document order. A chunk under
-    `min_chunk_size` joins a neighbour where the join fits `max_chunk_size` (in its
-    section first; with `merge_across_sections`, in any)."""
+    `min_chunk_size` joins a neighbour where the join fits `chunk_size` (in its section
+    first; with `merge_across_sections`, in any): only a `never_break_within` node or a
+    separator group may pass `chunk_size`, up to `max_chunk_size`."""
     atoms = balance_runs(collect_atoms(root, view, chunk_size, max_chunk_size), view, chunk_size)
     spans = join_blank_chunks(pack_atoms(atoms, view, chunk_size, max_chunk_size), view, chunk_size)
-    return merge_small_chunks(spans, view, max_chunk_size, min_chunk_size, merge_across_sections)
+    return merge_small_chunks(spans, view, chunk_size, min_chunk_size, merge_across_sections)

@@ -11,17 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from outline_splitter.nodes import Node, Trait
+from outline_splitter.nodes import Node, TraitBit
 
 # A header row is among the first children of its node (a caption may come before it).
 HEADER_ROWS_WITHIN = 3
 
 _SECTION, _VERBATIM, _HEADED = 1, 2, 4  # the bits of `Ancestry._own`
-# Trait bits, read off a node's `traits._value_` (a Flag's `in` is a Python call; this runs per broken node)
-_NEVER_BREAK_TRAIT = Trait.NEVER_BREAK.value
-_SECTION_TRAIT = Trait.SECTION.value
-_VERBATIM_TRAIT = Trait.VERBATIM.value
-_CONTEXT_TRAIT = Trait.CONTEXT.value
 
 
 class Ancestry:
@@ -38,17 +33,17 @@ class Ancestry:
         self.parent = parent
         self.depth: int = parent.depth + 1 if parent is not None else 1  # nodes in the chain
         traits: int = node.traits._value_
-        self.sealed: bool = bool(traits & _NEVER_BREAK_TRAIT) or (parent is not None and parent.sealed)
+        self.sealed: bool = bool(traits & TraitBit.NEVER_BREAK) or (parent is not None and parent.sealed)
         # a link that is its own section (verbatim, headed link) says so in `_own`
         # rather than pointing at itself: a link that refers to itself is a reference
         # cycle, which kept the whole outline alive until the collector's next pass
         own = 0
-        if traits & _SECTION_TRAIT:
+        if traits & TraitBit.SECTION:
             own |= _SECTION
-        if traits & _VERBATIM_TRAIT:
+        if traits & TraitBit.VERBATIM:
             own |= _VERBATIM
         for child in node.children[:HEADER_ROWS_WITHIN]:  # a loop, not any(): this runs per node
-            if child.traits._value_ & _CONTEXT_TRAIT:
+            if child.traits._value_ & TraitBit.CONTEXT:
                 own |= _HEADED
                 break
         self._own = own

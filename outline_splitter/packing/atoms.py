@@ -30,21 +30,30 @@ The walk keeps its own stack: the outline's depth is the input's to choose.
 
 from __future__ import annotations
 
+import enum
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import chain
 from operator import attrgetter
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from outline_splitter.detectors.lines import blocks
-from outline_splitter.nodes import GAP, GROUP, Node, Trait, leads_in
+from outline_splitter.nodes import GAP, GROUP, Node, Trait, TraitBit, leads_in
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, Level, split_leaf
 from outline_splitter.packing.sentences import Span
 from outline_splitter.packing.view import ChunkView, fits
 
-BARRIER = None
+
+class Barrier(enum.Enum):
+    """Where the greedy packer closes the open chunk (see the module docstring): a
+    one-member enum, so that `atom is BARRIER` narrows the type as `is None` did."""
+
+    BARRIER = enum.auto()
+
+
+BARRIER: Final = Barrier.BARRIER
 
 
 class Cut:
@@ -88,7 +97,15 @@ class Atom:
 
     @property
     def leading(self) -> bool:
-        return not self.piece and bool(self.node.traits._value_ & _LEADS)
+        return not self.piece and bool(self.node.traits._value_ & TraitBit.LEADS)
+
+    @property
+    def section(self) -> Node | None:
+        """The innermost section the atom lies in (its node, if that is one)."""
+        if self.node.traits._value_ & TraitBit.SECTION:
+            return self.node
+        link = self.ancestors.section if self.ancestors is not None else None
+        return link.node if link is not None else None
 
     def limit(self, chunk_size: int, max_chunk_size: int) -> int:
         """The most tokens this atom may have: more than `chunk_size` for a whole
@@ -144,17 +161,7 @@ class SeparatorGroup(Node):
         super().__init__(GROUP, members[0].start, members[-1].end, members, traits=traits)
 
 
-# Each trait's bit in a `Trait`'s value, for `visit`: a Flag's `in` is a Python call (some
-# 0.15 µs, 77,000 of them over the 44 html-web pages), an int's `&` is not.
-_BREAK_BEFORE = Trait.BREAK_BEFORE.value
-_HOLLOW = Trait.HOLLOW.value
-_LEADS = Trait.LEADS.value
-_LINES = Trait.LINES.value
-_NEVER_BREAK = Trait.NEVER_BREAK.value
-_OMITTED = Trait.OMITTED.value
-_PARAGRAPHS = Trait.PARAGRAPHS.value
-_SELF_CONTAINED = Trait.SELF_CONTAINED.value
-_WHOLE = _NEVER_BREAK | Trait.SEPARATOR.value
+_WHOLE = TraitBit.NEVER_BREAK | TraitBit.SEPARATOR  # may pass chunk_size, up to max_chunk_size
 
 # The text after the last part of a broken node whose lines matter that closes it and
 # trails the part before (`}`, `});`, `end`, `</div>`): one line, one word at most.
@@ -165,8 +172,6 @@ _GRAIN = 16
 
 # A visit: the node, its span (within its parent's), and the chain of its ancestors.
 _Visit = tuple[Node, int, int, Ancestry | None]
-# The end of a broken SELF_CONTAINED node's parts, on the walk's stack.
-_END_OF_SELF_CONTAINED = None
 
 
 class _AtomCollector:
@@ -176,20 +181,20 @@ class _AtomCollector:
         self.view = view
         self.chunk_size = chunk_size
         self.max_chunk_size = max_chunk_size
-        self.atoms: list[Atom | Cut | None] = []
+        self.atoms: list[Atom | Cut | Barrier] = []
 
-    def collect(self, root: Node) -> list[Atom | Cut | None]:
+    def collect(self, root: Node) -> list[Atom | Cut | Barrier]:
         # a stack of the broken nodes' parts still to visit, each made as it is reached:
         # the visits of a file's 480,000 one-line functions, made at once, took more
         # memory than their atoms
-        stack: list[Iterator[_Visit | Cut | None]] = [iter(((root, root.start, root.end, None),))]
+        stack: list[Iterator[_Visit | Cut | Barrier]] = [iter(((root, root.start, root.end, None),))]
         while stack:
             try:
                 visit = next(stack[-1])
             except StopIteration:
                 stack.pop()
                 continue
-            if visit is _END_OF_SELF_CONTAINED:
+            if visit is BARRIER:
                 self.barrier()
             elif isinstance(visit, Cut):
                 self.cut()
@@ -211,11 +216,11 @@ class _AtomCollector:
 
     def visit(
         self, node: Node, start: int, end: int, ancestors: Ancestry | None
-    ) -> Iterator[_Visit | Cut | None] | None:
+    ) -> Iterator[_Visit | Cut | Barrier] | None:
         """Make the atom of a node that fits, or the pieces of a leaf that does not;
         return the visits of a broken node's parts, in document order."""
-        bits: int = node.traits._value_  # (see _OMITTED: this runs once per node)
-        if bits & _OMITTED:
+        bits: int = node.traits._value_  # (see TraitBit: this runs once per node)
+        if bits & TraitBit.OMITTED:
             self.cut()
             inner = Ancestry(node, ancestors)
             return chain(((child, child.start, child.end, inner) for child in node.expanded_children()), (CUT,))
@@ -223,24 +228,24 @@ class _AtomCollector:
         if start >= end:
             return None
         limit = self.max_chunk_size if bits & _WHOLE else self.chunk_size
-        if bits & _BREAK_BEFORE:
+        if bits & TraitBit.BREAK_BEFORE:
             self.barrier()
-        if not bits & _HOLLOW and fits(self.view, start, end, limit):
+        if not bits & TraitBit.HOLLOW and fits(self.view, start, end, limit):
             whole = start == node.start and end == node.end
             self.atoms.append(WholeNode(node, ancestors) if whole else TrimmedNode(start, end, node, ancestors))
             return None
         self.barrier()
-        if bits & _PARAGRAPHS and node.expand is not None:
+        if bits & TraitBit.PARAGRAPHS and node.expand is not None:
             self.paragraph_pieces(node, start, end, ancestors)
             return None
         children = node.expanded_children()
         if not children:
-            self.pieces(node, start, end, ancestors, LINE_LEVELS if bits & _LINES else PROSE_LEVELS)
+            self.pieces(node, start, end, ancestors, LINE_LEVELS if bits & TraitBit.LINES else PROSE_LEVELS)
             return None
-        sealed = bits & _NEVER_BREAK or (ancestors is not None and ancestors.sealed)
+        sealed = bits & TraitBit.NEVER_BREAK or (ancestors is not None and ancestors.sealed)
         regroup = not sealed and not isinstance(node, SeparatorGroup)
         parts = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
-        return chain(parts, (_END_OF_SELF_CONTAINED,)) if bits & _SELF_CONTAINED else parts
+        return chain(parts, (BARRIER,)) if bits & TraitBit.SELF_CONTAINED else parts
 
     def pieces(self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]) -> None:
         """Make the atoms of a leaf cut by `split_leaf`."""
@@ -275,7 +280,7 @@ class _AtomCollector:
 
     def parts(
         self, node: Node, children: list[Node], start: int, end: int, ancestors: Ancestry | None
-    ) -> Iterator[_Visit | Cut | None]:
+    ) -> Iterator[_Visit | Cut | Barrier]:
         """The visits of a broken node's children and of the text a detector left
         between them (a leaf of its own, cut at lines first if its parent's lines matter)."""
         inner = Ancestry(node, ancestors)
@@ -295,7 +300,7 @@ class _AtomCollector:
                 cursor = max(cursor, child.end)
 
 
-def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | None]:
+def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | Barrier]:
     """The atoms of `root` in document order, with a `BARRIER` before each broken node
     and a `CUT` around omitted text; together the atoms cover every non-space character
     of the document that is not omitted."""

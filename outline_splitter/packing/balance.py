@@ -34,15 +34,15 @@ from itertools import accumulate, chain, pairwise
 from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
-from outline_splitter.packing.atoms import BARRIER, Atom, Cut
+from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
 
-def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int) -> list[Atom | Cut | None]:
+def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size: int) -> list[Atom | Cut | Barrier]:
     """`atoms` with a `BARRIER` at each cut of a balanced split of every run that does not
     fit one chunk (see the module docstring). `atoms` is used up."""
-    out: list[Atom | Cut | None] = []
+    out: list[Atom | Cut | Barrier] = []
     carried: list[Atom] = []  # leading atoms the last BARRIERs carry into the next run
     own: list[Atom] = []
     # `atoms` is used up as it is read (popped from its end, reversed first), and a run's
@@ -65,7 +65,7 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
             continue
         run = carried + own if carried else own
         tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
-        members = cast("list[Atom | Cut | None]", own)  # (the same list: BARRIERs go in)
+        members = cast("list[Atom | Cut | Barrier]", own)  # (the same list: BARRIERs go in)
         own = []
         planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
         skip, carried = len(carried), run[tail:]
@@ -80,7 +80,7 @@ def balance_runs(atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: in
     return out
 
 
-def _insert_barriers(members: list[Atom | Cut | None], cuts: list[int]) -> None:
+def _insert_barriers(members: list[Atom | Cut | Barrier], cuts: list[int]) -> None:
     """Put a `BARRIER` before each of `members` at the (ascending) positions `cuts`, in
     place: each stretch between two cuts moves once, from the last one back."""
     shift, end = len(cuts), len(members)

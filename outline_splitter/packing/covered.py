@@ -8,21 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from outline_splitter.nodes import PARAGRAPH, Node, Trait
+from outline_splitter.nodes import PARAGRAPH, Node, TraitBit
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.greedy import PackedSpan
 
 _Path = tuple[str, ...]
 
-# Trait bits, read off a node's `traits._value_`: a Flag's `in` is a Python call, and
-# this runs per atom and per node of every chunk
-_SECTION = Trait.SECTION.value
-_PARAGRAPHS = Trait.PARAGRAPHS.value
 
 
 def _title(node: Node) -> str | None:
     label = node.label
-    return label.title if label is not None and node.traits._value_ & _SECTION else None
+    return label.title if label is not None and node.traits._value_ & TraitBit.SECTION else None
 
 
 def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
@@ -43,7 +39,7 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
     for atom in span.atoms:
         node = atom.node
         base = _chain_path(atom.ancestors, bases)
-        if node.traits._value_ & _PARAGRAPHS and node.expand is not None:
+        if node.traits._value_ & TraitBit.PARAGRAPHS and node.expand is not None:
             add_kind(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
         elif atom.piece or not node.children:
             add_kind(node.kind)

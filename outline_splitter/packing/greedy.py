@@ -16,14 +16,15 @@ records that it comes `after_cut`, so that no later step joins it to the one bef
 
 from __future__ import annotations
 
-from outline_splitter.nodes import Trait
-from outline_splitter.packing.atoms import BARRIER, Atom, Cut, Piece
+import sys
+
+from outline_splitter.nodes import Trait, TraitBit
+from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
-
-_TRAILS = Trait.TRAILS.value
+from outline_splitter.search import last_holding
 
 
 def _recut(atom: Atom) -> bool:
@@ -37,23 +38,23 @@ def _recut(atom: Atom) -> bool:
 
 class PackedSpan:
     """A chunk before it becomes a `TextChunk`: its span, its atoms and its exact count;
-    `after_cut` if omitted text lies between it and the span before it; `lead`, how many
+    `after_cut` if omitted text lies between it and the span before it; `opening`, how many
     of its first atoms are markup that opens what follows (metadata reads the atom after
     them)."""
 
-    __slots__ = ("after_cut", "atoms", "end", "lead", "start", "token_count")
+    __slots__ = ("after_cut", "atoms", "end", "opening", "start", "token_count")
 
-    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False, lead: int = 0) -> None:
+    def __init__(self, atoms: list[Atom], token_count: int, after_cut: bool = False, opening: int = 0) -> None:
         self.atoms = atoms
         self.start = atoms[0].start
         self.end = atoms[-1].end
         self.token_count = token_count
         self.after_cut = after_cut
-        self.lead = lead
+        self.opening = opening
 
 
 def pack_atoms(
-    atoms: list[Atom | Cut | None], view: ChunkView, chunk_size: int, max_chunk_size: int
+    atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size: int, max_chunk_size: int
 ) -> list[PackedSpan]:
     """Chunks of consecutive atoms, each within `chunk_size` tokens unless it is a single
     atom allowed more (a `NEVER_BREAK` node up to `max_chunk_size`). `atoms` is used up:
@@ -71,7 +72,7 @@ class _GreedyPacker:
         self.max_chunk_size = max_chunk_size
         self.packed: list[PackedSpan] = []
         self.cut = False  # omitted text since the last span closed
-        self.pending: list[Atom | Cut | None] = []
+        self.pending: list[Atom | Cut | Barrier] = []
         # without a close estimate, asking for each atom whether the open chunk still
         # fits would count the growing chunk again and again (quadratic in the chunk
         # size): the furthest end that fits from a start is found once, by galloping
@@ -105,19 +106,11 @@ class _GreedyPacker:
 
         if not fits_to(0):
             return -1, end
-        low, high, step = 0, -1, 1  # end_at(low) fits; end_at(high) does not
-        while high < 0:
-            if fits_to(low + step):
-                low, step = low + step, step * 2
-            else:
-                high = low + step
-        while high - low > 1:
-            middle = (low + high) // 2
-            low, high = (middle, high) if fits_to(middle) else (low, middle)
+        low, high = last_holding(fits_to, 0, sys.maxsize, gallop=True)  # (past the pending atoms none fits)
         fitting, over = end_at(low), end_at(high)
         return end if fitting is None else fitting, -1 if over is None else over
 
-    def pack(self, atoms: list[Atom | Cut | None]) -> list[PackedSpan]:
+    def pack(self, atoms: list[Atom | Cut | Barrier]) -> list[PackedSpan]:
         current: list[Atom] = []
         atoms.reverse()
         pending = self.pending = atoms
@@ -173,12 +166,14 @@ class _GreedyPacker:
         """Join a trailing atom (a closing `}`) that would start a chunk to the chunk
         before, where the two fit and nothing was omitted between them."""
         packed = self.packed
-        if self.cut or not packed or not atom.node.traits._value_ & _TRAILS:
+        if self.cut or not packed or not atom.node.traits._value_ & TraitBit.TRAILS:
             return False
         last = packed[-1]
         if not fits_within(self.view, last.start, atom.end, self.chunk_size):
             return False
-        packed[-1] = PackedSpan([*last.atoms, atom], self.view.count(last.start, atom.end), last.after_cut, last.lead)
+        packed[-1] = PackedSpan(
+            [*last.atoms, atom], self.view.count(last.start, atom.end), last.after_cut, last.opening
+        )
         return True
 
     def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:
@@ -206,13 +201,7 @@ class _GreedyPacker:
         definition's signature keeps the first lines of its long docstring)."""
         levels = LINE_LEVELS if Trait.LINES in atom.node.traits else PROSE_LEVELS
         ends = [b for _, b in levels[0](self.view.source, atom.start, atom.end)][:-1]
-        low, high = -1, len(ends)  # ends[low] fits with the leading atoms, ends[high] does not
-        while high - low > 1:
-            middle = (low + high) // 2
-            if self.fits(lead_start, ends[middle]):
-                low = middle
-            else:
-                high = middle
+        low, _ = last_holding(lambda i: self.fits(lead_start, ends[i]), -1, len(ends))  # ends[low] fits with them
         head = self.view.trim(atom.start, ends[low]) if low >= 0 else (atom.start, atom.start)
         if head[0] >= head[1]:
             return [atom]

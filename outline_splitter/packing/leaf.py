@@ -16,6 +16,7 @@ from itertools import pairwise
 from outline_splitter.detectors.lines import line_starts
 from outline_splitter.packing.sentences import Span, sentences
 from outline_splitter.packing.view import ChunkView, fits
+from outline_splitter.search import last_holding
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
 # How far under the limit the word-run search aims by the estimate alone: not a bound on
@@ -97,13 +98,7 @@ def even_pair(view: ChunkView, pair: list[Span], cuts: list[int], limit: int) ->
     fit, so a broken leaf has no small last piece (the parts of a level come back greedy,
     the last one holding what is left); `pair` itself if no cut does better."""
     start, end = pair[0][0], pair[1][1]
-    low, high = 0, len(cuts)  # the first cut whose head has at least the tokens of its tail
-    while low < high:
-        middle = (low + high) // 2
-        if view.count(start, cuts[middle]) >= view.count(cuts[middle], end):
-            high = middle
-        else:
-            low = middle + 1
+    low = bisect_left(range(len(cuts)), True, key=lambda i: view.count(start, cuts[i]) >= view.count(cuts[i], end))
     best, best_size = pair, max(view.count(*pair[0]), view.count(*pair[1]))
     for cut in cuts[max(0, low - 1) : low + 1]:
         head, tail = view.trim(start, cut), view.trim(cut, end)
@@ -135,21 +130,7 @@ def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, 
     def fits_to(i: int) -> bool:
         return view.count(start, ends[i], limit) <= limit
 
-    low, high, step = first, len(ends), 1  # ends[low] fits; ends[high] does not
-    while low + step < high:
-        if fits_to(low + step):
-            low += step
-            step *= 2
-        else:
-            high = low + step
-            break
-    while high - low > 1:
-        middle = (low + high) // 2
-        if fits_to(middle):
-            low = middle
-        else:
-            high = middle
-    return low
+    return last_holding(fits_to, first, len(ends), gallop=True)[0]
 
 
 def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:

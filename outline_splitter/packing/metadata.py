@@ -7,16 +7,11 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from outline_splitter.nodes import Node, Trait
+from outline_splitter.nodes import Node, Trait, TraitBit
 from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
 from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.covered import covered
 from outline_splitter.packing.greedy import PackedSpan
-
-# Trait bits, read off a node's `traits._value_` (a Flag's `in` is a Python call; these run per chunk)
-_SECTION = Trait.SECTION.value
-_TITLE = Trait.TITLE.value
-_CONTEXT = Trait.CONTEXT.value
 
 
 class _Paths:
@@ -48,7 +43,7 @@ class _Paths:
             label = node.label
             if label is None:
                 continue
-            if node.traits._value_ & _SECTION and label.title is not None:
+            if node.traits._value_ & TraitBit.SECTION and label.title is not None:
                 self.titles.append(label.title)
             if label.id is not None:
                 if label.anchor:
@@ -67,7 +62,7 @@ class _Paths:
         label = node.label
         if label is None:
             return self
-        titled = bool(node.traits._value_ & _SECTION) and label.title is not None
+        titled = bool(node.traits._value_ & TraitBit.SECTION) and label.title is not None
         named = label.id is not None or (label.part is not None and bool(self.ids))
         if not (titled or named or label.symbol is not None or label.context is not None or label.key is not None):
             return self
@@ -132,7 +127,7 @@ def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
     while node.children:
         children = node.children
         i = bisect_right(children, position, key=_start_of) - 1
-        if i < 0 or children[i].end <= position or children[i].traits._value_ & _TITLE:
+        if i < 0 or children[i].end <= position or children[i].traits._value_ & TraitBit.TITLE:
             break
         node = children[i]
         chain.append(node)
@@ -180,7 +175,7 @@ class ChunkMetadata:
 
         Paths are those of where the chunk starts: the sections (and elements with an id)
         that contain its first character, including one whose heading opens the chunk."""
-        first = span.atoms[min(span.lead, len(span.atoms) - 1)]
+        first = span.atoms[min(span.opening, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors.node if first.ancestors is not None else None)
         starts_titled = (
@@ -234,6 +229,6 @@ class ChunkMetadata:
         rows: list[str] = []
         for node in chain:
             for child in node.children[:HEADER_ROWS_WITHIN]:
-                if child.traits._value_ & _CONTEXT and child.end <= start:
+                if child.traits._value_ & TraitBit.CONTEXT and child.end <= start:
                     rows.append(self._text(child.start, child.end).strip())
         return [row for row in rows if row]

@@ -12,10 +12,12 @@ around or inside it, so an embedding of a chunk with its overlap is of one secti
 
 from __future__ import annotations
 
-from outline_splitter.nodes import Node, Trait
-from outline_splitter.packing.atoms import Atom
+from bisect import bisect_left
+
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.view import ChunkView
+from outline_splitter.search import last_holding
 
 
 def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
@@ -36,13 +38,7 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
 def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the previous chunk's shared tail starts (`span.end` if nothing is shared)."""
     starts, _ = view.words(span.start, span.end)
-    low, high = 0, len(starts)  # find the first word start whose tail fits
-    while low < high:
-        middle = (low + high) // 2
-        if view.count(starts[middle], span.end, overlap) <= overlap:
-            high = middle
-        else:
-            low = middle + 1
+    low = bisect_left(range(len(starts)), True, key=lambda i: view.count(starts[i], span.end, overlap) <= overlap)
     start = starts[low] if low < len(starts) else span.end
     for block_start, block_end in _code_spans(span):
         if block_start < start < block_end:
@@ -53,33 +49,19 @@ def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
 def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the next chunk's shared head ends (`span.start` if nothing is shared)."""
     _, ends = view.words(span.start, span.end)
-    low, high = 0, len(ends)  # find how many word ends still fit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if view.count(span.start, ends[middle - 1], overlap) <= overlap:
-            low = middle
-        else:
-            high = middle - 1
+    low, _ = last_holding(lambda n: view.count(span.start, ends[n - 1], overlap) <= overlap, 0, len(ends) + 1)
     return ends[low - 1] if low > 0 else span.start
-
-
-def _section(atom: Atom) -> Node | None:
-    """The innermost section an atom lies in (the atom itself if it is one)."""
-    if Trait.SECTION in atom.node.traits:
-        return atom.node
-    link = atom.ancestors.section if atom.ancestors is not None else None
-    return link.node if link is not None else None
 
 
 def _shared_section(previous: PackedSpan, following: PackedSpan) -> tuple[int, int] | None:
     """Where an overlap between two neighbouring chunks may lie: from the end of the last
     atom of `previous` outside the section they meet in, to the start of the first such
     atom of `following`, and inside that section; None if they meet at a section boundary."""
-    section = _section(previous.atoms[-1])
-    if _section(following.atoms[0]) is not section:
+    section = previous.atoms[-1].section
+    if following.atoms[0].section is not section:
         return None
-    low = next((a.end for a in reversed(previous.atoms) if _section(a) is not section), previous.start)
-    high = next((a.start for a in following.atoms if _section(a) is not section), following.end)
+    low = next((a.end for a in reversed(previous.atoms) if a.section is not section), previous.start)
+    high = next((a.start for a in following.atoms if a.section is not section), following.end)
     if section is not None:
         low, high = max(low, section.start), min(high, section.end)
     return low, high

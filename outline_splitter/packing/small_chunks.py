@@ -9,31 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from outline_splitter.nodes import Node, Trait
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.leaf import lines
 from outline_splitter.packing.view import ChunkView, fits
 
 
-def _section_of(span: PackedSpan) -> Node | None:
-    atom = span.atoms[0]
-    if Trait.SECTION in atom.node.traits:
-        return atom.node
-    section = atom.ancestors.section if atom.ancestors is not None else None
-    return section.node if section is not None else None
-
-
 def _joined(view: ChunkView, first: PackedSpan, second: PackedSpan, chunk_size: int) -> PackedSpan | None:
     """`first` and `second` as one span if it fits the budget and no omitted text lies
-    between them; markup that opens the second leads the joined span."""
+    between them; markup that opens the second opens the joined span."""
     if second.after_cut or not fits(view, first.start, second.end, chunk_size):
         return None
     count = view.count(first.start, second.end, chunk_size)
     if count > chunk_size:
         return None
-    lead = len(first.atoms) + second.lead if view.blank_side(first.start, first.end) > 0 else first.lead
-    return PackedSpan(first.atoms + second.atoms, count, first.after_cut, lead)
+    opening = len(first.atoms) + second.opening if view.blank_side(first.start, first.end) > 0 else first.opening
+    return PackedSpan(first.atoms + second.atoms, count, first.after_cut, opening)
 
 
 def _join_back(spans: list[PackedSpan], view: ChunkView, chunk_size: int, sides: set[int]) -> list[PackedSpan]:
@@ -123,8 +115,8 @@ def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, mi
             kept = previous.atoms[:-k]
             rest = view.count(kept[0].start, kept[-1].end, limit)
             # a shorter text may take more tokens ("><articl" 3, "><article" 2): recheck the cap
-            if min_chunk_size <= rest <= limit and previous.lead < len(kept):
-                spans[i - 1] = PackedSpan(kept, rest, previous.after_cut, previous.lead)
+            if min_chunk_size <= rest <= limit and previous.opening < len(kept):
+                spans[i - 1] = PackedSpan(kept, rest, previous.after_cut, previous.opening)
                 spans[i] = PackedSpan(moved + span.atoms, grown)
             break
     return spans
@@ -138,10 +130,11 @@ def _merge_pass(
         if out:
             previous = out[-1]
             small = span.token_count < min_chunk_size or previous.token_count < min_chunk_size
-            if small and not span.after_cut and (not same_section or _section_of(previous) is _section_of(span)):
+            same = not same_section or previous.atoms[0].section is span.atoms[0].section
+            if small and not span.after_cut and same:
                 joined = view.count(previous.start, span.end, limit)
                 if joined <= limit:
-                    out[-1] = PackedSpan(previous.atoms + span.atoms, joined, previous.after_cut, previous.lead)
+                    out[-1] = PackedSpan(previous.atoms + span.atoms, joined, previous.after_cut, previous.opening)
                     continue
         out.append(span)
     return out
@@ -156,7 +149,7 @@ def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_ch
         span, following = spans[i], spans[i + 1]
         if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
             continue
-        for k in range(following.lead + 1, len(following.atoms)):
+        for k in range(following.opening + 1, len(following.atoms)):
             moved = following.atoms[:k]
             grown = view.count(span.start, moved[-1].end, limit)
             if grown > limit:
@@ -166,8 +159,10 @@ def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_ch
             kept = following.atoms[k:]
             rest = view.count(kept[0].start, kept[-1].end, limit)
             if min_chunk_size <= rest <= limit:
-                lead = len(span.atoms) + following.lead if view.blank_side(span.start, span.end) > 0 else span.lead
-                spans[i] = PackedSpan(span.atoms + moved, grown, span.after_cut, lead)
+                opening = (
+                    len(span.atoms) + following.opening if view.blank_side(span.start, span.end) > 0 else span.opening
+                )
+                spans[i] = PackedSpan(span.atoms + moved, grown, span.after_cut, opening)
                 spans[i + 1] = PackedSpan(kept, rest)
             break
     return spans
@@ -202,7 +197,7 @@ def _words_taken(
     edge atom of `other` next to it, or None if no such take fits."""
     edge = other.atoms[-1] if other_first else other.atoms[0]
     points = _cut_points(view, edge)
-    if points is None or (other_first and len(other.atoms) <= other.lead) or (not other_first and other.lead):
+    if points is None or (other_first and len(other.atoms) <= other.opening) or (not other_first and other.opening):
         return None
     starts, ends = points
     order = range(len(starts) - 1, 0, -1) if other_first else range(1, len(starts))
@@ -218,13 +213,13 @@ def _words_taken(
             kept = [*other.atoms[:-1], first]
             rest = view.count(kept[0].start, kept[-1].end, limit)
             if min_chunk_size <= rest <= limit:
-                return PackedSpan(kept, rest, other.after_cut, other.lead), PackedSpan([second, *span.atoms], grown)
+                return PackedSpan(kept, rest, other.after_cut, other.opening), PackedSpan([second, *span.atoms], grown)
         else:
             kept = [second, *other.atoms[1:]]
             rest = view.count(kept[0].start, kept[-1].end, limit)
             if min_chunk_size <= rest <= limit:
-                lead = len(span.atoms) if view.blank_side(span.start, span.end) > 0 else span.lead
-                return PackedSpan([*span.atoms, first], grown, span.after_cut, lead), PackedSpan(kept, rest)
+                opening = len(span.atoms) if view.blank_side(span.start, span.end) > 0 else span.opening
+                return PackedSpan([*span.atoms, first], grown, span.after_cut, opening), PackedSpan(kept, rest)
         return None
     return None
 
