@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import outline_splitter.detectors.code as code
 import outline_splitter.detectors.code.offsets as offsets
 import outline_splitter.detectors.code.outline as outline
-from outline_splitter import OutlineTextSplitter, pages
+from outline_splitter import OutlineTextSplitter
 from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.nodes import Node, check_outline
 from outline_splitter.registry import load_detector, resolve_doc_type
@@ -173,24 +173,11 @@ def test_a_quote_out_of_place_is_recovered_from_as_in_one_parse():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab \n\té日😀\ud800\udc00")), max_size=200), st.integers(1, 16))
-def test_a_long_file_has_its_bytes_in_a_map_of_their_own_equal_to_its_encode(text, block):
-    # (as one `bytes` object they stayed with the process after the split)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pages, "OWN_PAGES", block)
-        source = offsets.encode_source(text)
-    assert source[:] == text.encode("utf-8", "replace")
-    assert len(text) < block or source.find(b"\n") == text.encode("utf-8", "replace").find(b"\n")
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab \n\r\té日😀\ud800")), max_size=300), st.integers(1, 64), st.booleans())
-def test_the_line_end_table_holds_every_newline_of_the_source(text, block, mapped):
-    # blocks of a few bytes here (64 KiB in use), so lines run across them; a long
-    # file's source is a memory map, a short one's bytes
+@given(st.text(alphabet=st.sampled_from(list("ab \n\r\té日😀\ud800")), max_size=300), st.integers(1, 64))
+def test_the_line_end_table_holds_every_newline_of_the_source(text, block):
+    # blocks of a few bytes here (64 KiB in use), so lines run across them
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(outline, "_LINE_END_BLOCK", block)
-        patch.setattr(pages, "OWN_PAGES", 1 if mapped else 1 << 30)
         source = offsets.encode_source(text)
         ends = outline._line_ends(source)
     data = text.encode("utf-8", "replace")

@@ -38,7 +38,7 @@ from tree_sitter import Parser, Point, Range, Tree
 
 from outline_splitter.detectors.code.generic import generic_language
 from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
-from outline_splitter.detectors.code.offsets import Source, encode_source
+from outline_splitter.detectors.code.offsets import encode_source
 from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
 
@@ -124,7 +124,7 @@ class _ParseWhole(Exception):
     """Raised by `_windows` where the file must be parsed whole (see the module docstring)."""
 
 
-def _windows(parser: Parser, data: Source, size: int) -> Iterator[SyntaxNode]:
+def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
     """The top-level nodes of `data` (the children of its syntax tree's root), parsed a
     window of about `size` bytes (whole lines) at a time; `_ParseWhole` if a syntax error
     is met in the last window of a file of `WHOLE_ON_ERROR_BYTES` or less."""
@@ -134,7 +134,7 @@ def _windows(parser: Parser, data: Source, size: int) -> Iterator[SyntaxNode]:
     try:  # (the parser is this thread's: it parses whole again after)
         while True:
             end = data.find(b"\n", start + grow) + 1 or len(data)
-            end_row = row + data[start:end].count(b"\n")  # (a map has no `count`)
+            end_row = row + data.count(b"\n", start, end)
             parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
             # a grown window is parsed again from its last parse, which tree-sitter reuses
             # but where the ranges differ (a file of one class grows its window to the end)
@@ -164,7 +164,7 @@ def _windows(parser: Parser, data: Source, size: int) -> Iterator[SyntaxNode]:
 _WHOLE_RANGE = [Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)]
 
 
-def _cut(children: list[SyntaxNode], data: Source) -> int | None:
+def _cut(children: list[SyntaxNode], data: bytes) -> int | None:
     """Where a window's top-level nodes are cut: the index of the last named node that
     starts a line, is no extra (a comment, a Ruby heredoc body) and has another such node after
     it (the end of the window may have cut that one short, and how the one before it ends
