@@ -96,9 +96,9 @@ def python_one_liners(size: int) -> str:
 
 def python_cut_mid_line(size: int) -> str:
     """`python_one_liners` cut in the middle of its last line, as a truncated file is: it
-    ends in a syntax error, so it is parsed whole (the code detector parses in windows
-    only a file without one) and tree-sitter's tree of it, some 40 times its text, is
-    alive at once."""
+    ends in a syntax error, which the code detector takes as tree-sitter recovered it in
+    the last window (parsed whole, tree-sitter's tree of it, some 50 times its text, was
+    alive at once)."""
     text = python_one_liners(size)
     return text[: text.index("(", text.rfind("def ")) + 1]  # "def f_N(": a parenthesis left open
 

@@ -1,6 +1,7 @@
 """A long source file is parsed a window of top-level statements at a time
 (`detectors.code.WINDOW_BYTES`): its outline, deferred parts and all, is the outline of
-one parse of the whole file."""
+one parse of the whole file; past `WHOLE_ON_ERROR_BYTES`, a file whose last window holds a
+syntax error keeps its windows too, and its outline every invariant."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from hypothesis import strategies as st
 import outline_splitter.detectors.code as code
 import outline_splitter.detectors.code.offsets as offsets
 import outline_splitter.detectors.code.outline as outline
-from outline_splitter import pages
+from outline_splitter import OutlineTextSplitter
 from outline_splitter.bench.stdlib_modules import stdlib_module_paths
-from outline_splitter.nodes import Node
+from outline_splitter.nodes import Node, check_outline
 from outline_splitter.registry import load_detector, resolve_doc_type
+from tests.invariants import assert_source_chunks
 from tests.test_code_detector import FIXTURES, LANGUAGES
 from tests.test_code_properties import SYNTAXES, programs
 
@@ -32,9 +34,12 @@ def _signature(root: Node) -> list[tuple[object, ...]]:
     ]
 
 
-def _outline(language: str, text: str, window: int | None) -> tuple[list[tuple[object, ...]], int]:
+def _outline(
+    language: str, text: str, window: int | None, whole_on_error: int = code.WHOLE_ON_ERROR_BYTES
+) -> tuple[list[tuple[object, ...]], int]:
     """The outline signature of `text` parsed whole (`window` None) or in windows of
-    `window` bytes, and how many windows it took."""
+    `window` bytes (a file with a syntax error parsed whole up to `whole_on_error` bytes),
+    and how many windows it took."""
     windows = 0
     cut = code._cut
 
@@ -46,6 +51,7 @@ def _outline(language: str, text: str, window: int | None) -> tuple[list[tuple[o
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(code, "WINDOW_BYTES", window if window is not None else 1 << 62)
         patch.setattr(code, "_cut", counted)
+        patch.setattr(code, "WHOLE_ON_ERROR_BYTES", whole_on_error)
         return _signature(load_detector(resolve_doc_type(language))(text)), windows
 
 
@@ -81,20 +87,76 @@ def test_generated_source_parsed_in_windows_has_the_outline_of_one_parse(languag
     assert _outline(language, text, window)[0] == _outline(language, text, None)[0], text
 
 
-def test_a_long_file_is_detected_in_a_fraction_of_its_syntax_tree():
-    # tree-sitter allocates through Python's allocator, so tracemalloc sees its trees: one
-    # parse of this file peaks at some 60 times its size, a window at a time far less
-    text = "".join(f"def f_{n}(x): return x * {n} + {n % 7}\n" for n in range(30_000))
+def _one_liners(count: int) -> str:
+    return "".join(f"def f_{n}(x): return x * {n} + {n % 7}\n" for n in range(count))
+
+
+def _detected_with_peak(text: str) -> tuple[Node, int]:
+    """The Python outline of `text` and the peak of what was allocated to detect it."""
     detect = load_detector(resolve_doc_type("python"))
     detect(text[:2000])  # the grammar loaded
     tracemalloc.start()
     try:
         root = detect(text)
-        peak = tracemalloc.get_traced_memory()[1]
+        return root, tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+def test_a_long_file_is_detected_in_a_fraction_of_its_syntax_tree():
+    # tree-sitter allocates through Python's allocator, so tracemalloc sees its trees: one
+    # parse of this file peaks at some 60 times its size, a window at a time far less
+    text = _one_liners(30_000)
+    root, peak = _detected_with_peak(text)
     assert len(root.children) == 30_000
     assert peak < 25 * len(text), peak / len(text)
+
+
+def test_a_long_file_cut_mid_line_keeps_its_windows_and_their_outline():
+    # a truncated file: its last line opens a parenthesis that nothing closes. Parsed whole,
+    # its tree was some 40 times its text; its windows have the outline of that one parse
+    text = _one_liners(30_000)
+    text = text[: text.rindex("(") + 1]
+    assert len(text.encode()) > code.WHOLE_ON_ERROR_BYTES
+    root, peak = _detected_with_peak(text)
+    assert peak < 25 * len(text), peak / len(text)
+    assert [node.kind for node in root.children[-2:]] == ["definition", "statement"]
+    assert len(root.children) == 30_000  # 29,999 functions and the one cut short
+    assert _outline("python", text, code.WINDOW_BYTES)[0] == _outline("python", text, None)[0]
+
+
+def test_a_file_with_a_syntax_error_in_its_last_window_keeps_the_invariants(cl100k):
+    text = _one_liners(400)
+    text = text[: text.rindex(" * ")] + " * (\n" + _one_liners(3)  # a parenthesis left open
+    outline, windows = _outline("python", text, 1000, whole_on_error=0)
+    assert windows > 5
+    assert outline[:100] == _outline("python", text, None)[0][:100]  # (the error is in the last window)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(code, "WINDOW_BYTES", 1000)
+        patch.setattr(code, "WHOLE_ON_ERROR_BYTES", 0)
+        chunks = OutlineTextSplitter(doc_type="python", chunk_size=64).split(text)
+    assert_source_chunks(text, chunks, cl100k, 64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    language=st.sampled_from(sorted(SYNTAXES)),
+    data=st.data(),
+    window=st.sampled_from([1, 5, 25]),
+    chunk_size=st.sampled_from([8, 40]),
+)
+def test_generated_source_with_its_last_window_taken_as_recovered_keeps_the_invariants(
+    language, data, window, chunk_size, cl100k
+):
+    # as `test_generated_source_parsed_in_windows_has_the_outline_of_one_parse`, where a
+    # syntax error in the last window is taken as tree-sitter recovered it in that window
+    text = "\n".join(data.draw(programs(language)) for _ in range(data.draw(st.integers(1, 4))))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(code, "WINDOW_BYTES", window)
+        patch.setattr(code, "WHOLE_ON_ERROR_BYTES", 0)
+        check_outline(load_detector(resolve_doc_type(language))(text).expand_all(), len(text))
+        chunks = OutlineTextSplitter(doc_type=language, chunk_size=chunk_size).split(text)
+    assert_source_chunks(text, chunks, cl100k, chunk_size)
 
 
 def test_a_quote_out_of_place_is_recovered_from_as_in_one_parse():
@@ -111,24 +173,11 @@ def test_a_quote_out_of_place_is_recovered_from_as_in_one_parse():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab \n\té日😀\ud800\udc00")), max_size=200), st.integers(1, 16))
-def test_a_long_file_has_its_bytes_in_a_map_of_their_own_equal_to_its_encode(text, block):
-    # (as one `bytes` object they stayed with the process after the split)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pages, "OWN_PAGES", block)
-        source = offsets.encode_source(text)
-    assert source[:] == text.encode("utf-8", "replace")
-    assert len(text) < block or source.find(b"\n") == text.encode("utf-8", "replace").find(b"\n")
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab \n\r\té日😀\ud800")), max_size=300), st.integers(1, 64), st.booleans())
-def test_the_line_end_table_holds_every_newline_of_the_source(text, block, mapped):
-    # blocks of a few bytes here (64 KiB in use), so lines run across them; a long
-    # file's source is a memory map, a short one's bytes
+@given(st.text(alphabet=st.sampled_from(list("ab \n\r\té日😀\ud800")), max_size=300), st.integers(1, 64))
+def test_the_line_end_table_holds_every_newline_of_the_source(text, block):
+    # blocks of a few bytes here (64 KiB in use), so lines run across them
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(outline, "_LINE_END_BLOCK", block)
-        patch.setattr(pages, "OWN_PAGES", 1 if mapped else 1 << 30)
         source = offsets.encode_source(text)
         ends = outline._line_ends(source)
     data = text.encode("utf-8", "replace")

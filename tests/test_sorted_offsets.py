@@ -6,11 +6,9 @@ from __future__ import annotations
 from bisect import bisect_left
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from outline_splitter import pages
 from outline_splitter.tokens.sorted_offsets import SortedOffsets
 
 SEGMENT = 1 << 16
@@ -57,10 +55,7 @@ def test_windows_of_summed_lengths_search_as_the_list_does(offsets, bounds, bloc
     _assert_same(stored.window(first, stop), boundaries[first:stop], bounds)
 
 
-@pytest.mark.parametrize("own_pages", [False, True])
-def test_offsets_far_apart_leave_segments_empty(own_pages, monkeypatch):
-    if own_pages:  # (as a long array is stored)
-        monkeypatch.setattr(pages, "OWN_PAGES", 1)
+def test_offsets_far_apart_leave_segments_empty():
     offsets = [0, 3 * SEGMENT, 3 * SEGMENT, 9 * SEGMENT - 1, 9 * SEGMENT, 40 * SEGMENT + 5]
     bounds = [0, 1, SEGMENT, 3 * SEGMENT, 3 * SEGMENT + 1, 9 * SEGMENT, 20 * SEGMENT, 40 * SEGMENT + 6, 99 * SEGMENT]
     _assert_same(SortedOffsets.from_array(np.array(offsets, dtype=np.int64)), offsets, bounds)

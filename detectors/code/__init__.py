@@ -12,11 +12,14 @@ A long file is parsed a window of top-level statements at a time (`WINDOW_BYTES`
 more), so that only one window's syntax tree (some 40 times its text) is alive while its
 outline nodes are made: each window ends before its last top-level statement that starts
 a line but one, and the next window starts there. A window whose kept statements hold a
-syntax error grows. A file with a syntax error is parsed whole after all (the error is
-then in the last window, which runs to the end of the file): tree-sitter's recovery from
-an error may reach back into statements a window before took as they were (a quote out of
-place in Ruby did), so only a file that parses without one is sure to have the outline of
-one parse in windows. A language whose file does not read as a sequence of top-level
+syntax error grows, up to the end of the file if the error is real. A file whose last
+window holds a syntax error is parsed whole after all where it is at most
+`WHOLE_ON_ERROR_BYTES` long: tree-sitter's recovery from an error may reach back into
+statements a window before took as they were (a quote out of place in Ruby did), so only a
+file that parses without one is sure to have the outline of one parse in windows. A longer
+one keeps its windows, the last as tree-sitter recovered from the error in it: a file cut
+off mid-statement (the commonest error in a long file) was parsed whole, its tree some 50
+times its text. A language whose file does not read as a sequence of top-level
 statements from any of them on (PHP: code only after `<?php`) is always parsed whole.
 """
 
@@ -34,7 +37,7 @@ from tree_sitter import Parser, Point, Range, Tree
 
 from outline_splitter.detectors.code.generic import generic_language
 from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, Language
-from outline_splitter.detectors.code.offsets import Source, encode_source
+from outline_splitter.detectors.code.offsets import encode_source
 from outline_splitter.detectors.code.outline import CodeOutline
 from outline_splitter.nodes import Node
 from outline_splitter.references import load_reference
@@ -96,6 +99,9 @@ def grammar_parser(name: str, binding: str | None) -> Parser:
 # cost some parsing twice (the statements at their ends, a window grown).
 WINDOW_BYTES = 1 << 15
 _WINDOWS = 8
+# A file with a syntax error in its last window is parsed whole where it is this long at most
+# (a tree of some 20 MB); a longer one keeps its windows, the last as tree-sitter recovered it.
+WHOLE_ON_ERROR_BYTES = 1 << 19
 # Languages whose file is not a sequence of top-level statements from any of them on.
 _WHOLE_ONLY = frozenset({"php"})
 
@@ -117,17 +123,17 @@ class _ParseWhole(Exception):
     """Raised by `_windows` where the file must be parsed whole (see the module docstring)."""
 
 
-def _windows(parser: Parser, data: Source, size: int) -> Iterator[SyntaxNode]:
+def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
     """The top-level nodes of `data` (the children of its syntax tree's root), parsed a
     window of about `size` bytes (whole lines) at a time; `_ParseWhole` if a syntax error
-    is met in the last window."""
+    is met in the last window of a file of `WHOLE_ON_ERROR_BYTES` or less."""
     start, row = 0, 0  # the window's first byte (a line start) and its row
     grow = size
     grown: Tree | None = None  # the parse of the window before it grew
     try:  # (the parser is this thread's: it parses whole again after)
         while True:
             end = data.find(b"\n", start + grow) + 1 or len(data)
-            end_row = row + data[start:end].count(b"\n")  # (a map has no `count`)
+            end_row = row + data.count(b"\n", start, end)
             parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
             # a grown window is parsed again from its last parse, which tree-sitter reuses
             # but where the ranges differ (a file of one class grows its window to the end)
@@ -137,7 +143,7 @@ def _windows(parser: Parser, data: Source, size: int) -> Iterator[SyntaxNode]:
             # (a root that is an error itself holds pieces of statements, none of them in error)
             cut = None if root.is_error else _cut(children, data)
             if end == len(data):
-                if root.has_error:
+                if root.has_error and len(data) <= WHOLE_ON_ERROR_BYTES:
                     raise _ParseWhole
                 yield from children
                 return
@@ -157,7 +163,7 @@ def _windows(parser: Parser, data: Source, size: int) -> Iterator[SyntaxNode]:
 _WHOLE_RANGE = [Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)]
 
 
-def _cut(children: list[SyntaxNode], data: Source) -> int | None:
+def _cut(children: list[SyntaxNode], data: bytes) -> int | None:
     """Where a window's top-level nodes are cut: the index of the last named node that
     starts a line, is no extra (a comment, a Ruby heredoc body) and has another such node after
     it (the end of the window may have cut that one short, and how the one before it ends

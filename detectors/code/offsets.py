@@ -9,33 +9,15 @@ becomes one `?` byte and every offset after it still lines up.
 
 from __future__ import annotations
 
-import mmap
 import re
 from bisect import bisect_right
-
-from outline_splitter import pages
 
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
-# The bytes of a source file: `bytes`, or for a long file an anonymous memory map.
-Source = bytes | mmap.mmap
-
-def encode_source(text: str) -> Source:
-    """The bytes tree-sitter parses: UTF-8, a lone surrogate as `?`. A long text's are in
-    pages of their own (`pages.py`), filled a block at a time: as one `bytes` object they
-    stayed with the process under the outline and all packing made after it (16 MB more
-    at the peak of a split of 16 MB of one-line functions)."""
-    block = pages.OWN_PAGES  # (a text of that many characters is at least that many bytes)
-    if len(text) < block:
-        return text.encode("utf-8", "replace")
-    blocks = range(0, len(text), block)
-    size = len(text) if text.isascii() else sum(len(text[at : at + block].encode("utf-8", "replace")) for at in blocks)
-    source = pages.own_pages(size)
-    for at in blocks:
-        source.write(text[at : at + block].encode("utf-8", "replace"))
-    source.seek(0)  # (a map's `find` starts at its position unless told where)
-    return source
+def encode_source(text: str) -> bytes:
+    """The bytes tree-sitter parses: UTF-8, a lone surrogate as `?`."""
+    return text.encode("utf-8", "replace")
 
 
 def _utf8_length(ch: str) -> int:

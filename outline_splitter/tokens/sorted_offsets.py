@@ -19,19 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from outline_splitter import pages
-
 _SHIFT = 16
 _MASK = (1 << _SHIFT) - 1
-
-
-def _zeros(count: int) -> np.ndarray[Any, Any]:
-    """`count` zeros (uint16), a long array in pages of its own (`pages.py`), which go back
-    to the system when the index goes: the chunks' texts, made after the index goes, were
-    a peak on top of it."""
-    if 2 * count < pages.OWN_PAGES:
-        return np.zeros(count, dtype=np.uint16)
-    return np.frombuffer(pages.own_pages(2 * count), dtype=np.uint16)
 
 
 def _segment_starts(offsets: np.ndarray[Any, Any], first_segment: int, at: int) -> list[int]:
@@ -89,7 +78,7 @@ class SortedOffsets:
         """The offsets of a non-decreasing array of non-negative ints."""
         segments = _segment_starts(offsets, 0, 0) if len(offsets) else []
         segments.append(len(offsets))
-        lows = _zeros(len(offsets))
+        lows = np.zeros(len(offsets), dtype=np.uint16)
         np.copyto(lows, offsets, casting="unsafe")  # (which keeps the low bits)
         return cls(lows, segments)
 
@@ -98,9 +87,9 @@ class SortedOffsets:
         """The offsets 0 and the running sums of non-negative lengths (tokens' lengths),
         given as non-empty blocks, at most `capacity` offsets in all: the sums of a block
         at a time, so no array as long as the tokens is made but the stored one. Where
-        the count is not known before, a capacity over it costs no memory it does not
-        fill: an array that long has pages of its own, and a page is memory once written."""
-        lows = _zeros(capacity)
+        the count is not known before, a capacity over it costs little memory it does not
+        fill: the zeros of a long array are fresh pages, memory once written."""
+        lows = np.zeros(capacity, dtype=np.uint16)
         segments = [0]
         at, total = 1, 0
         for block in blocks:
