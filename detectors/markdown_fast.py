@@ -21,7 +21,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
-from typing import Any
+from typing import Any, Literal
 
 import pyromark
 from markdown_it.token import Token
@@ -57,13 +57,13 @@ _EQUALS_LINE = re.compile(rb"[\r\n][ \t>]*=+[ \t]*(?:\r\n?|\n|$)")
 # or vertical tabs for a blank line, markdown-it for a paragraph; a lone carriage return
 # ends a line for markdown-it (and CommonMark) but not always for pulldown-cmark (it does
 # not end a fence's info string).
-_OTHER_SPACE = re.compile("[\x0b\x0c]|\r(?!\n)")
+_LONE_CR = re.compile("\r(?!\n)")
 # A list marker alone on its line (an empty list item): after a link reference
 # definition pulldown-cmark reads it as a paragraph, markdown-it as an item.
-_EMPTY_ITEM = re.compile(r"^[ \t>]*(?:[-+*]|\d{1,9}[.)])[ \t]*\r?$", re.MULTILINE)
+_EMPTY_ITEM = re.compile(r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)])[ \t]*(?:\r?\n|\r?$)")
 # A link reference definition with its destination, then a line indented further that
 # starts no title: the two read that line differently.
-_DEFINITION_GOES_ON = re.compile(r"^([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \t]+[^\s\"'(]", re.MULTILINE)
+_DEFINITION_GOES_ON = re.compile(r"\n([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \t]+[^\s\"'(]")
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 
@@ -87,11 +87,20 @@ def block_tokens(text: str) -> Iterator[list[Token]] | None:
         return None
     if text[-1:] in (" ", "\t") and text.rstrip(" \t")[-1:] in ("\n", "\r", ""):
         return None  # a last line of white space with no line end: not blank to markdown-it-py
-    if any(
-        pattern.search(text) is not None for pattern in (_OTHER_SPACE, _EMPTY_ITEM, _DEFINITION_GOES_ON, _TAB_MARKER)
-    ):
+    if not _read_alike(text):
         return None
     return _tokens(text)
+
+
+def _read_alike(text: str) -> bool:
+    """Whether `text` has none of the characters and lines the two parsers read
+    differently that a search finds (the patterns above; literals first, for speed)."""
+    if "\x0b" in text or "\x0c" in text or ("\r" in text and _LONE_CR.search(text) is not None):
+        return False
+    lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
+    if _EMPTY_ITEM.search(lines) is not None or ("]:" in text and _DEFINITION_GOES_ON.search(lines) is not None):
+        return False
+    return "\t" not in text or _TAB_MARKER.search(text) is None
 
 
 def _byte_line_starts(data: bytes) -> list[int]:
@@ -147,10 +156,31 @@ def _tokens(text: str) -> Iterator[list[Token]]:
         starts = line_starts(text)
         end = _front_matter_end(text, starts)
         if end is not None:
-            blocks.out.append(Token("front_matter", "", 0, map=[0, end], block=True, hidden=True))
+            blocks.out.append(_token("front_matter", "", 0, map=[0, end]))
             blocks.first_line = end
             text = text[starts[end] :]
     return blocks.read(text)
+
+
+def _token(
+    kind: str,
+    tag: str,
+    nesting: Literal[-1, 0, 1],
+    map: list[int] | None = None,
+    content: str = "",
+    info: str = "",
+    attrs: dict[str, str | int | float] | None = None,
+) -> Token:
+    """A markdown-it token with the fields the detector reads set (type, tag, nesting,
+    map, content, info, attrs, meta), made without the dataclass's `__init__` and its
+    other fields (a third of the time of making each token)."""
+    token = _NEW(Token)
+    token.type, token.tag, token.nesting, token.map = kind, tag, nesting, map
+    token.content, token.info, token.attrs, token.meta = content, info, attrs if attrs is not None else {}, {}
+    return token
+
+
+_NEW = object.__new__
 
 
 class _Blocks:
@@ -260,7 +290,7 @@ class _Blocks:
         line = self.line_of(span["start"])
         self.block_starts(line)
         line += self.first_line
-        self.out.append(Token("hr", "hr", 0, map=[line, line + 1], block=True))
+        self.out.append(_token("hr", "hr", 0, map=[line, line + 1]))
         self.inside(line + 1)
 
     def inline(self, span: Any) -> None:
@@ -268,7 +298,7 @@ class _Blocks:
         around that text starts here or goes on."""
         if self.tight is None:
             line = self.first_line + self.line_of(span["start"])
-            self.tight = Token("paragraph_open", "p", 1, map=[line, line + 1], block=True, hidden=True)
+            self.tight = _token("paragraph_open", "p", 1, map=[line, line + 1])
             self.out.append(self.tight)
             self.tight_start, self.tight_end = span["start"], span["end"]
         elif span["end"] > self.tight_end:
@@ -280,9 +310,13 @@ class _Blocks:
         self.tight = None
         token.map[1] = self.first_line + self.line_of(end - 1) + 1
         self.inside(token.map[1])
-        if token.map[1] - token.map[0] > 1 and _EQUALS_LINE.search(self.data, start, end) is not None:
+        if (
+            token.map[1] - token.map[0] > 1
+            and self.data.find(b"=", start, end) >= 0
+            and _EQUALS_LINE.search(self.data, start, end)
+        ):
             raise Fallback
-        self.out.append(Token("paragraph_close", "p", -1, block=True, hidden=True))
+        self.out.append(_token("paragraph_close", "p", -1))
 
     def close(self, name: str, span: Any) -> None:
         if self.tight is not None:
@@ -292,9 +326,9 @@ class _Blocks:
             self.depth -= 1
         if token is None:
             if kind == "Heading":
-                self.out.append(Token("heading_close", "", -1, block=True))
+                self.out.append(_token("heading_close", "", -1))
             return
-        closing = Token(token.type.replace("_open", "_close"), token.tag, -1, block=True)
+        closing = _token(token.type.replace("_open", "_close"), token.tag, -1)
         self.out.append(closing)
         line_map = token.map
         assert line_map is not None
@@ -346,9 +380,9 @@ class _Blocks:
         line_map = [self.first_line + first, self.first_line + stop]
         token: Token | None = None
         if name == "Paragraph":
-            if stop - first > 1 and _EQUALS_LINE.search(data, start, end) is not None:
+            if stop - first > 1 and data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end):
                 raise Fallback
-            token = Token("paragraph_open", "p", 1, map=line_map, block=True)
+            token = _token("paragraph_open", "p", 1, map=line_map)
         elif name == "Heading":
             if (
                 stop - first > 1
@@ -362,35 +396,35 @@ class _Blocks:
                 raise Fallback
             tag = f"h{value['level'][1]}"
             content = _heading_content(data[start:end].decode("utf-8"), self.quotes)
-            self.out.append(Token("heading_open", tag, 1, map=line_map, block=True))
-            self.out.append(Token("inline", "", 0, content=content, block=True))
+            self.out.append(_token("heading_open", tag, 1, map=line_map))
+            self.out.append(_token("inline", "", 0, content=content))
         elif name == "Item":
-            token = Token("list_item_open", "li", 1, map=line_map, block=True)
+            token = _token("list_item_open", "li", 1, map=line_map)
             self.items += 1
         elif name == "List":
             if value is None:
-                token = Token("bullet_list_open", "ul", 1, map=line_map, block=True)
+                token = _token("bullet_list_open", "ul", 1, map=line_map)
             else:
                 attrs: dict[str, str | int | float] = {"start": value} if value != 1 else {}
-                token = Token("ordered_list_open", "ol", 1, attrs=attrs, map=line_map, block=True)
+                token = _token("ordered_list_open", "ol", 1, attrs=attrs, map=line_map)
         elif name == "BlockQuote":
-            token = Token("blockquote_open", "blockquote", 1, map=line_map, block=True)
+            token = _token("blockquote_open", "blockquote", 1, map=line_map)
             self.quotes += 1
             self.quote_inner.append(-1)
         elif name == "CodeBlock":
             if value == "Indented":
-                self.out.append(Token("code_block", "code", 0, map=line_map, block=True))
+                self.out.append(_token("code_block", "code", 0, map=line_map))
             else:  # markdown-it's info string: the rest of the opening line, as written
                 opening = data[start : starts[first + 1]].decode("utf-8").rstrip("\r\n")
                 info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
-                self.out.append(Token("fence", "code", 0, map=line_map, info=info, block=True))
+                self.out.append(_token("fence", "code", 0, map=line_map, info=info))
         elif name == "HtmlBlock":
             content = data[starts[first] : starts[stop]].decode("utf-8")
-            self.out.append(Token("html_block", "", 0, map=line_map, content=content, block=True))
+            self.out.append(_token("html_block", "", 0, map=line_map, content=content))
         elif name == "Table":
-            token = Token("table_open", "table", 1, map=line_map, block=True)
+            token = _token("table_open", "table", 1, map=line_map)
         elif name == "TableHead" or name == "TableRow":
-            token = Token("tr_open", "tr", 1, map=line_map, block=True)
+            token = _token("tr_open", "tr", 1, map=line_map)
         elif name != "TableCell":
             raise Fallback  # a block this module does not know
         if token is not None:
