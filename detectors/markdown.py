@@ -24,6 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from outline_splitter import nodes
 from outline_splitter.detectors.lines import BLANK_LINES, line_starts
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import (
@@ -76,6 +77,9 @@ TRAITS[HTML_BLOCK] = Trait.VERBATIM
 # apply them), and a paragraph that ends with a colon `LEADS` too (`with_lead_in`).
 _SECTION_TRAITS = TRAITS[SECTION]
 _HEADING_TRAITS = TRAITS[HEADING]
+# (a paragraph is PROSE: `with_lead_in` of its traits, made once, not per paragraph)
+_PARAGRAPH_TRAITS = TRAITS[PARAGRAPH]
+_LEAD_IN_TRAITS = with_lead_in(_PARAGRAPH_TRAITS, ":", 0, 1)
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
@@ -413,9 +417,10 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
             holder.expand = _own_paragraph  # built when asked (see _ListItem)
             parents.append(holder)
             continue
-        traits = TRAITS.get(kind, Trait.NONE)
         if kind == PARAGRAPH:  # (a leaf: inline tokens make no nodes)
-            traits = with_lead_in(traits, text, start, end)
+            traits = _LEAD_IN_TRAITS if nodes.leads_in(text, start, end) else _PARAGRAPH_TRAITS
+        else:
+            traits = TRAITS.get(kind, Trait.NONE)
         make = _ListItem if kind == LIST_ITEM else Node
         node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
         if kind == TABLE:
