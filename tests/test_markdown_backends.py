@@ -116,15 +116,26 @@ _PIECES = st.sampled_from(
 )  # fmt: skip
 
 
+_FRONTS = st.sampled_from(
+    [
+        "", "---\ntitle: x\n---\n\n", "---\n", "---\n\n# a\n\n---\n", "---\na: 1\n...\ntext\n",
+        "----\nx\n---\n---\n", "--- x\nk\n---\n",
+    ]
+)  # fmt: skip
+
+
 @settings(max_examples=400, deadline=None)
 @given(
+    front=_FRONTS,
     text=st.one_of(
         markdown_document(),
         st.lists(_PIECES, max_size=24).map("\n".join),
         st.lists(_PIECES, max_size=16).map("\r\n".join),
         st.text(alphabet="ab:#-=>|`*~ \t\n", max_size=120),
         st.text(max_size=60),
-    )
+    ),
 )
-def test_generated_documents_have_the_reference_outline(text):
+def test_generated_documents_have_the_reference_outline(front, text):
+    # front matter as mdit-py-plugins reads it: closed by as many `-` or more, or by `...`
+    text = front + text
     assert difference(text) is None, text
