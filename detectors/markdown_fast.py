@@ -215,7 +215,10 @@ class _Blocks:
         """Read `text`'s events: block events open and close tokens, inline events only
         matter as the text of a tight list item. Yields the tokens in batches of some
         `_BATCH` once they are settled (no list item open, no end line to come)."""
-        self.data = text.encode("utf-8")
+        try:
+            self.data = text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
+            raise Fallback from None
         self.starts = _byte_line_starts(self.data)
         stack = self.stack
         opened: Any

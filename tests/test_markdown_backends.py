@@ -81,6 +81,7 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("> " * 30 + "deep\n", "deeper than markdown-it's maxNesting"),
         ("- " * 30 + "deep\n", "deeper than markdown-it's maxNesting"),
         ("a\n\x0c\nb\n", "a form feed"),
+        ("# a\ud800\n\n- b\udfff\n", "lone surrogates (not UTF-8, so no Rust string)"),
         ("```py\rx\r```\r", "a lone carriage return"),
         ("[0]: /u\n-\n", "an empty list item"),
         ("[0]:0\n\t0\n", "a link reference definition, then a line indented further"),
