@@ -12,7 +12,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 .PHONY: demo test lint fuzz conformance bench bench-docs bench-scale snapshots
 
 # What `make test` (and lint, fuzz, snapshots) install besides the core.
-EXTRAS := dev,langchain,llama-index,haystack,ray,stores,languages
+EXTRAS := dev,langchain,llama-index,haystack,ray,stores,languages,markdown-fast
 # A download cut short (seen as a hash mismatch) fails one attempt, so up to three are made.
 # (The extras are one variable: a comma written inside $(call ...) would split its argument.)
 # --no-compile: Python compiles a module when it is first imported; compiling every

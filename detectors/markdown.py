@@ -17,13 +17,14 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from outline_splitter import nodes
 from outline_splitter.detectors.lines import BLANK_LINES, line_starts
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import (
@@ -49,6 +50,23 @@ from outline_splitter.nodes import (
     with_lead_in,
 )
 
+
+class _NoBackend(Exception):
+    """What no batch raises where there is no faster backend."""
+
+
+def _fast_backend() -> tuple[Callable[[str], Iterator[list[Token]] | None] | None, type[Exception]]:
+    """The faster backend's `block_tokens` and the exception its batches may raise to
+    hand a document to the reference, where its extra (pyromark) is installed."""
+    try:
+        from outline_splitter.detectors.markdown_fast import Fallback, block_tokens
+    except ImportError:
+        return None, _NoBackend  # markdown-it-py alone
+    return block_tokens, Fallback
+
+
+_fast_tokens, _FastFallback = _fast_backend()
+
 # How the packer treats each kind this detector makes.
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
 # Raw HTML is markup, as written: no overlap starts inside it, and one that fits is never
@@ -59,6 +77,9 @@ TRAITS[HTML_BLOCK] = Trait.VERBATIM
 # apply them), and a paragraph that ends with a colon `LEADS` too (`with_lead_in`).
 _SECTION_TRAITS = TRAITS[SECTION]
 _HEADING_TRAITS = TRAITS[HEADING]
+# (a paragraph is PROSE: `with_lead_in` of its traits, made once, not per paragraph)
+_PARAGRAPH_TRAITS = TRAITS[PARAGRAPH]
+_LEAD_IN_TRAITS = with_lead_in(_PARAGRAPH_TRAITS, ":", 0, 1)
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
@@ -309,8 +330,33 @@ def _own_paragraph() -> list[Node]:
 
 
 def detect_markdown(text: str) -> Node:
-    """Outline of a Markdown document (see the module docstring)."""
+    """Outline of a Markdown document (see the module docstring): from pulldown-cmark's
+    events where `pyromark` is installed (`markdown_fast`), else, and for a document the
+    two parsers read differently, from markdown-it-py's tokens; the same outline."""
+    outline = detect_markdown_fast(text)
+    return outline if outline is not None else detect_markdown_reference(text)
+
+
+def detect_markdown_fast(text: str) -> Node | None:
+    """Outline of a Markdown document from pulldown-cmark's events: None where pyromark
+    is not installed or the document is one to parse with markdown-it-py."""
+    batches = _fast_tokens(text) if _fast_tokens is not None else None
+    if batches is None:
+        return None
+    try:
+        return _build(text, line_starts(text), _with_next(batches))
+    except _FastFallback:
+        return None
+
+
+def detect_markdown_reference(text: str) -> Node:
+    """Outline of a Markdown document from markdown-it-py's tokens, the reference backend."""
     starts = line_starts(text)
+    return _build(text, starts, _with_next(_token_windows(text, starts)))
+
+
+def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | None]]) -> Node:
+    """The outline of `text` from its block tokens, each with the one after it."""
     last_line = len(starts) - 1
 
     def offset(line: int) -> int:
@@ -322,7 +368,7 @@ def detect_markdown(text: str) -> Node:
     # for each open block token, the innermost open block with a node (None: none yet)
     parents: list[Node | None] = []
     tables: list[Node] = []
-    for token, following in _with_next(_token_windows(text, starts)):
+    for token, following in tokens:
         if token.nesting == -1:
             closed = parents.pop()
             end_line = token.meta.get("end_line") if token.meta else None
@@ -371,9 +417,10 @@ def detect_markdown(text: str) -> Node:
             holder.expand = _own_paragraph  # built when asked (see _ListItem)
             parents.append(holder)
             continue
-        traits = TRAITS.get(kind, Trait.NONE)
         if kind == PARAGRAPH:  # (a leaf: inline tokens make no nodes)
-            traits = with_lead_in(traits, text, start, end)
+            traits = _LEAD_IN_TRAITS if nodes.leads_in(text, start, end) else _PARAGRAPH_TRAITS
+        else:
+            traits = TRAITS.get(kind, Trait.NONE)
         make = _ListItem if kind == LIST_ITEM else Node
         node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
         if kind == TABLE:

@@ -42,6 +42,7 @@ from typing import Any
 
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.detectors.html_text import ExtractedText
+from tests import markdown_backends
 from tests.hostile import MODES, split_checked
 from tests.invariants import assert_line_numbers, assert_within_budget
 
@@ -270,6 +271,10 @@ def check(item: Input, full: bool, report: Report, seconds: int = 60) -> None:
                 _fail(report, kind_of(error), item, doc_type, output, options)
             finally:
                 signal.alarm(0)
+        if item.doc_type == "markdown" and full:  # the faster backend's outline is the reference's
+            report.cases += 1
+            if markdown_backends.difference(item.text) is not None:
+                _fail(report, "markdown backends differ", item, "markdown", None, {})
     finally:
         signal.signal(signal.SIGALRM, previous)
 

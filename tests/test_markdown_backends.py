@@ -1,0 +1,142 @@
+"""The faster Markdown backend (pulldown-cmark through pyromark, the `markdown-fast`
+extra) gives the reference's outline (markdown-it-py): on every Markdown file of the
+shared corpora, every CommonMark spec example, the GFM spec's and its extensions'
+examples (where `OUTLINE_CONFORMANCE_DIR` holds them) and generated documents. `make
+test` installs the extra, so in CI these run for real; elsewhere without it they skip."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from outline_splitter.detectors import markdown
+from tests import conformance
+from tests.conftest import CORPORA, corpus_files
+from tests.markdown_backends import difference, outline_signature
+from tests.strategies import markdown_document
+
+if importlib.util.find_spec("pyromark") is None:
+    if os.environ.get("CI"):
+        pytest.fail("pyromark (the markdown-fast extra, which make test installs) is missing in CI", pytrace=False)
+    pytest.skip("pyromark (the markdown-fast extra) is not installed", allow_module_level=True)
+
+
+def test_the_fast_backend_is_the_default_where_installed():
+    calls = []
+    fast = markdown._fast_tokens
+    assert fast is not None
+
+    def counted(text):
+        calls.append(text)
+        return fast(text)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "_fast_tokens", counted)
+        root = markdown.detect_markdown("# A\n\ntext\n")
+    assert calls == ["# A\n\ntext\n"]
+    assert outline_signature(root) == outline_signature(markdown.detect_markdown_reference("# A\n\ntext\n"))
+
+
+def test_every_corpus_markdown_file_has_the_reference_outline():
+    corpus_files("markdown", "*.md")  # skips (or fails in CI) without ../shared/corpora
+    files = sorted(CORPORA.rglob("*.md"))
+    assert len(files) >= 138
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert markdown.detect_markdown_fast(text) is not None, path.name  # no fallback on the corpus
+        assert difference(text) is None, (path.name, difference(text))
+
+
+def _suite(reader):
+    try:
+        return list(reader())
+    except conformance.Unavailable as missing:
+        if os.environ.get("CI") and reader is conformance.commonmark_inputs:
+            pytest.fail(str(missing))
+        pytest.skip(str(missing))
+
+
+@pytest.mark.parametrize("reader", [conformance.commonmark_inputs, conformance.gfm_inputs], ids=["commonmark", "gfm"])
+def test_every_spec_example_has_the_reference_outline(reader):
+    inputs = _suite(reader)
+    differ = {item.name: difference(item.text) for item in inputs}
+    assert not {name: why for name, why in differ.items() if why is not None}
+    handed_over = [item.name for item in inputs if markdown.detect_markdown_fast(item.text) is None]
+    # handed to the reference: empty list items (`-` alone on its line), a tab before a
+    # list marker, a lazy `===` line (see detectors/markdown_fast.py)
+    assert len(handed_over) <= 16, handed_over
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("> foo\nbar\n===\n", "a lazy line of `=` the reference's Setext rule takes for an underline"),
+        ("- 0\n=\n", "the same in a tight list item"),
+        ("0\n=\n-\n", "a `=` Setext heading with a line right after it"),
+        ("a\n--\n", "a `-` underline shorter than the rule `hr`'s three"),
+        ("> " * 30 + "deep\n", "deeper than markdown-it's maxNesting"),
+        ("- " * 30 + "deep\n", "deeper than markdown-it's maxNesting"),
+        ("a\n\x0c\nb\n", "a form feed"),
+        ("# a\ud800\n\n- b\udfff\n", "lone surrogates (not UTF-8, so no Rust string)"),
+        ("```py\rx\r```\r", "a lone carriage return"),
+        ("[0]: /u\n-\n", "an empty list item"),
+        ("[0]:0\n\t0\n", "a link reference definition, then a line indented further"),
+        ("- 0\n\t- 0\n", "a tab before a list marker"),
+        ("- a\n\n ", "a last line of white space with no line end"),
+        ("# h\n\n" + "word " * 250_000, "longer than MAX_CHARS"),
+    ],
+)
+def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
+    assert markdown.detect_markdown_fast(text) is None, why
+    assert outline_signature(markdown.detect_markdown(text)) == outline_signature(
+        markdown.detect_markdown_reference(text)
+    )
+
+
+def test_a_long_document_comes_in_batches_with_the_reference_outline():
+    from outline_splitter.detectors import markdown_fast
+
+    items = "".join(f"- item {n}\n" + ("\n  more\n" if n % 7 == 0 else "") for n in range(3000))
+    text = f"# List\n\n{items}\n> quote\n>\n> - in it\n\n\n" + "".join(f"Paragraph {n}.\n\n" for n in range(3000))
+    assert len(text) < markdown_fast.MAX_CHARS
+    batches = markdown_fast.block_tokens(text)
+    assert batches is not None and len(list(batches)) > 5
+    assert difference(text) is None
+
+
+_PIECES = st.sampled_from(
+    [
+        "# h", "Title\n===", "Title\n---", "text", "text:", "- a", "1. b", "3) c", "  - nested", "    code",
+        "```py", "```", "~~~", "> quote", ">", "| a | b |", "|---|---|", "| 1 | 2 |", "<div>", "</div>",
+        "<h2>t</h2>", "<!-- c -->", "***", "---", "[x]: /u", "", "  lazy", "\t- tab", "* * *", "+ plus",
+    ]
+)  # fmt: skip
+
+
+_FRONTS = st.sampled_from(
+    [
+        "", "---\ntitle: x\n---\n\n", "---\n", "---\n\n# a\n\n---\n", "---\na: 1\n...\ntext\n",
+        "----\nx\n---\n---\n", "--- x\nk\n---\n",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    front=_FRONTS,
+    text=st.one_of(
+        markdown_document(),
+        st.lists(_PIECES, max_size=24).map("\n".join),
+        st.lists(_PIECES, max_size=16).map("\r\n".join),
+        st.text(alphabet="ab:#-=>|`*~ \t\n", max_size=120),
+        st.text(max_size=60),
+    ),
+)
+def test_generated_documents_have_the_reference_outline(front, text):
+    # front matter as mdit-py-plugins reads it: closed by as many `-` or more, or by `...`
+    text = front + text
+    assert difference(text) is None, text
