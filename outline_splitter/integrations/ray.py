@@ -220,11 +220,8 @@ class ChunkRows:
                 raise ValueError(f"doc_type 'auto' needs a path to tell the format by, and the row has {path!r}")
             doc_type = doc_type_for_path(path)
         document_id = str(path) if path is not None else ""
-        chunks = self._splitters.splitter(doc_type).split(self._text(value), document_id=document_id)
-        if path is not None:
-            for chunk in chunks:
-                chunk.metadata["source"] = document_id
-        return chunks
+        source = document_id if path is not None else None
+        return self._splitters.splitter(doc_type).split(self._text(value), document_id=document_id, source=source)
 
     def _text(self, value: object) -> str:
         if isinstance(value, bytes):
