@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 from typing import Annotated, Any, NoReturn, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -134,8 +135,6 @@ class Metadata(dict[str, Any]):
         return Metadata, (dict(self),)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Metadata:
-        from copy import deepcopy
-
         return Metadata(deepcopy(dict(self), memo))
 
     def _refuse(self) -> NoReturn:

@@ -157,9 +157,10 @@ class OutlineTextSplitter:
         part's). In HTML text mode the overlaps join the text with line breaks and the
         offsets stay the own part's. Chunks then overlap, so this is for the front ends
         that embed chunk texts; the default keeps overlaps beside the text."""
-        for name, value in (("document_id", document_id), ("source", source)):
-            if not isinstance(value, str) and not (name == "source" and value is None):
-                raise ValueError(f"{name} must be a str, not {type(value).__name__}")
+        if not isinstance(document_id, str):
+            raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
+        if source is not None and not isinstance(source, str):
+            raise ValueError(f"source must be a str or None, not {type(source).__name__}")
         fmt = self._format or self._format_of_file(file_name)
         return self._split_fitting(text, fmt, document_id, overlap_in_text=overlap_in_text, source=source)
 
