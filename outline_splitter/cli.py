@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, get_args, get_origin
+from typing import IO, Any, Literal, TypeAlias, get_args, get_origin
 
 from outline_splitter import __version__
 from outline_splitter.batch import InputError, read_path, split_many
@@ -30,6 +30,8 @@ from outline_splitter.options import AUTO, OPTION_NAMES, SplitterOptions
 from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 
+# the parser's subcommands (generic in typeshed only)
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 PROG = "outline-splitter"
 # A single file at least this large gets a progress bar too (splitting it takes a while).
 LARGE_INPUT_BYTES = 1_000_000
@@ -104,12 +106,33 @@ def chunk_record(path: Path, chunk: TextChunk) -> dict[str, Any]:
     return {"source": str(path), **chunk.model_dump()}
 
 
+def _write_chunks(
+    out: IO[str], path: Path, chunks: list[TextChunk], output_format: str, records: list[dict[str, Any]]
+) -> None:
+    """A file's chunks in `output_format`: JSON lines written now, JSON records kept in
+    `records` for the one array written at the end, or text blocks."""
+    for chunk in chunks:
+        if output_format == "jsonl":
+            out.write(json.dumps(chunk_record(path, chunk), ensure_ascii=False, default=str) + "\n")
+        elif output_format == "json":
+            records.append(chunk_record(path, chunk))
+        else:
+            _write_text(out, path, chunk)
+
+
 def _write_text(out: IO[str], path: Path, chunk: TextChunk) -> None:
     headings = " > ".join(chunk.metadata.get("heading_path", [])) or "(no heading)"
     out.write(
         f"--- {path} chunk {chunk.metadata.get('index')} [{chunk.start_pos}, {chunk.end_pos}) "
         f"{chunk.token_count} tokens  {headings}\n{chunk.text}\n\n"
     )
+
+
+def _shows_progress(args: argparse.Namespace, sizes: list[int]) -> bool:
+    """Whether `split` shows a progress bar: on a terminal, for folders and large files,
+    unless `--no-progress`."""
+    large = any(size >= LARGE_INPUT_BYTES for size in sizes)
+    return not args.no_progress and sys.stderr.isatty() and (any(p.is_dir() for p in args.paths) or large)
 
 
 def _progress(enabled: bool, total_bytes: int, files: int) -> Any:
@@ -151,6 +174,13 @@ class Tally:
     bytes: int = 0
     started: float = field(default_factory=time.perf_counter)
 
+    def add(self, chunks: list[TextChunk], size: int) -> None:
+        """Count a file of `size` bytes split into `chunks`."""
+        self.files += 1
+        self.bytes += size
+        self.chunks += len(chunks)
+        self.tokens += sum(chunk.token_count for chunk in chunks)
+
     def summary(self, inputs: Inputs) -> str:
         seconds = time.perf_counter() - self.started
         megabytes = self.bytes / 1e6
@@ -176,8 +206,7 @@ def command_split(args: argparse.Namespace) -> int:
         results = split_many(files, workers=workers, **splitter_options(args))
     except ValueError as exc:
         return _error(str(exc))
-    large = any(size >= LARGE_INPUT_BYTES for size in sizes)
-    show_progress = not args.no_progress and sys.stderr.isatty() and (any(p.is_dir() for p in args.paths) or large)
+    show_progress = _shows_progress(args, sizes)
     tally = Tally()
     records: list[dict[str, Any]] = []
     out: IO[str] = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout  # noqa: SIM115
@@ -194,17 +223,8 @@ def command_split(args: argparse.Namespace) -> int:
                     if args.strict:
                         return 2
                     continue
-                tally.files += 1
-                tally.bytes += sizes[result.index]
-                tally.chunks += len(result.chunks)
-                tally.tokens += sum(chunk.token_count for chunk in result.chunks)
-                for chunk in result.chunks:
-                    if args.format == "jsonl":
-                        out.write(json.dumps(chunk_record(path, chunk), ensure_ascii=False, default=str) + "\n")
-                    elif args.format == "json":
-                        records.append(chunk_record(path, chunk))
-                    else:
-                        _write_text(out, path, chunk)
+                tally.add(result.chunks, sizes[result.index])
+                _write_chunks(out, path, result.chunks, args.format, records)
         if args.format == "json":
             json.dump(records, out, ensure_ascii=False, indent=1, default=str)
             out.write("\n")
@@ -307,8 +327,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    known = ", ".join(t for t in doc_types())
+    _add_split(commands)
+    _add_outline(commands)
+    _add_view(commands)
+    _add_bench(commands)
+    return parser
 
+
+def _add_split(commands: Commands) -> None:
+    """The `split` command."""
     split = commands.add_parser(
         "split",
         help="split files or folders into chunks (JSON Lines on stdout)",
@@ -319,20 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     split.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders to split")
     add_option_flags(split)
-    split.add_argument(
-        "--format",
-        choices=("jsonl", "json", "text"),
-        default="jsonl",
-        help="jsonl: one object a line (default); json: one array; text: readable blocks",
-    )
-    split.add_argument("-o", "--output-file", type=Path, metavar="FILE", help="write to FILE instead of stdout")
-    split.add_argument(
-        "--output",
-        dest="output",
-        type=_deprecated_output,
-        default=argparse.SUPPRESS,
-        help="deprecated: use --html-output (for the output file, -o/--output-file)",
-    )
+    _add_output_flags(split)
     split.add_argument("--encoding", default="utf-8", help="the inputs' text encoding (default utf-8)")
     split.add_argument("--strict", action="store_true", help="stop at the first input that cannot be split")
     split.add_argument(
@@ -349,6 +363,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     split.set_defaults(handler=command_split)
 
+
+def _add_output_flags(split: argparse.ArgumentParser) -> None:
+    """`split`'s flags of where and how the chunks are written."""
+    split.add_argument(
+        "--format",
+        choices=("jsonl", "json", "text"),
+        default="jsonl",
+        help="jsonl: one object a line (default); json: one array; text: readable blocks",
+    )
+    split.add_argument("-o", "--output-file", type=Path, metavar="FILE", help="write to FILE instead of stdout")
+    split.add_argument(
+        "--output",
+        dest="output",
+        type=_deprecated_output,
+        default=argparse.SUPPRESS,
+        help="deprecated: use --html-output (for the output file, -o/--output-file)",
+    )
+
+
+def _add_outline(commands: Commands) -> None:
+    """The `outline` command."""
+    known = ", ".join(t for t in doc_types())
     outline = commands.add_parser(
         "outline",
         help="print a file's outline tree",
@@ -368,6 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     outline.set_defaults(handler=command_outline)
 
+
+def _add_view(commands: Commands) -> None:
+    """The `view` command."""
     view = commands.add_parser(
         "view",
         help="write an HTML page that shows a file's chunks over its source",
@@ -384,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--encoding", default="utf-8", help="the file's text encoding (default utf-8)")
     view.set_defaults(handler=command_view)
 
+
+def _add_bench(commands: Commands) -> None:
+    """The `bench` command: the harness's own flags."""
     bench = commands.add_parser(
         "bench",
         help="compare splitters on the same documents (--corpus DIR: your own folder)",
@@ -394,7 +436,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     harness.add_arguments(bench)
     bench.set_defaults(handler=command_bench)
-    return parser
 
 
 # The command line's own flag names and defaults, where they differ from the options':

@@ -25,8 +25,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from outline_splitter.assembly import Assembly, Draft
 from outline_splitter.models import TextChunk
 from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.metadata import chunk_id
@@ -87,7 +89,7 @@ def _walk_sections(root: Node) -> list[tuple[Node, int, str | None]]:
     return out
 
 
-def broken_sections(root: Node, leaves: Sequence[TextChunk]) -> list[_Section]:
+def broken_sections(root: Node, leaves: Sequence[Draft]) -> list[_Section]:
     """The broken sections, in document order, linked to their broken parent."""
     starts = [leaf.start_pos for leaf in leaves]
     ends = [leaf.end_pos for leaf in leaves]
@@ -121,7 +123,7 @@ def broken_sections(root: Node, leaves: Sequence[TextChunk]) -> list[_Section]:
     return broken
 
 
-def assign_leaves(broken: list[_Section], leaves: Sequence[TextChunk]) -> list[_Section | None]:
+def assign_leaves(broken: list[_Section], leaves: Sequence[Draft]) -> list[_Section | None]:
     """Each leaf's owner: the innermost broken section holding its start, or the
     broken section that starts inside it. A broken section begins a chunk, which only
     headings before it may join (they lead into it), so such a leaf is that section's
@@ -150,29 +152,43 @@ def assign_leaves(broken: list[_Section], leaves: Sequence[TextChunk]) -> list[_
     return owners
 
 
+@dataclass(frozen=True, slots=True)
+class ParentBudget:
+    """How many tokens a parent chunk's text may have: `chunk_size`, less the tokens of
+    its context (the heading path above its section, and a line break) where
+    `context_in_budget` counts that in (a top section's parent has no context); `count`
+    counts tokens."""
+
+    chunk_size: int
+    context_in_budget: bool
+    count: Count
+
+    def of(self, heading_path: list[str]) -> int:
+        """The budget of a parent whose section has `heading_path`."""
+        if not self.context_in_budget or len(heading_path) < 2:
+            return self.chunk_size
+        return self.chunk_size - self.count(" > ".join(heading_path[:-1]) + "\n")
+
+
+# A parent's lines before they are grouped: (start, kind, id for subsections, reference line)
+_Item = tuple[int, str, str, str]
+
+
 class _Builder:
-    def __init__(
-        self,
-        leaves: list[TextChunk],
-        count: Count,
-        budget: Callable[[list[str]], int],
-        document_id: str,
-        id_prefix: str,
-        heading_text: Callable[[Node], str | None],
-    ) -> None:
+    def __init__(self, leaves: list[Draft], assembly: Assembly, budget: ParentBudget) -> None:
         self.leaves = leaves
-        self.count = count
-        self.budget = budget  # the tokens a parent of this heading path may have
-        self.document_id = document_id
-        self.id_prefix = id_prefix
-        self.heading_text = heading_text
+        self.assembly = assembly
+        self.budget = budget
+        self.count = budget.count
         self.seen_ids: set[str] = {leaf.metadata["id"] for leaf in leaves}
 
     def unique(self, section: _Section, text: str, taken: set[str]) -> str:
         """A parent's content-addressed id, with an ordinal where another chunk has it."""
         ordinal = 0
+        assembly = self.assembly
         while True:
-            name = chunk_id(self.document_id, (*self.path_of(section), "\x01parent"), text, ordinal, self.id_prefix)
+            path = (*self.path_of(section), "\x01parent")
+            name = chunk_id(assembly.document_id, path, text, ordinal, assembly.id_prefix)
             if name not in self.seen_ids and name not in taken:
                 taken.add(name)
                 return name
@@ -191,7 +207,7 @@ class _Builder:
         """The parent chunks of `section` (its broken children's are built already), each
         within the budget: reference lines with titles and first words, else bare ones,
         else on a smaller budget (where the estimate of a continuation line fell short)."""
-        budget = self.budget(self.path_of(section))
+        budget = self.budget.of(self.path_of(section))
         room = budget
         for attempt in range(8):
             parents = self.attempt(section, room, compact=attempt > 0)
@@ -204,28 +220,55 @@ class _Builder:
         section.parents = parents
 
     def attempt(self, section: _Section, budget: int, compact: bool) -> list[dict[str, Any]]:
-        heading = self.heading_text(section.node)
+        """The parents of `section` for `budget`: its heading, the opening leaves that fit
+        whole, then a reference line per other part, over as many parents as need be
+        (each naming the next); `compact`, bare lines (no titles, no first words)."""
         title = _short(section.title or section.sid)
-        if heading is None or self.count(heading) > budget // 4 or compact:
-            heading = f'[Section "{title}"]' if not compact else "[Section]"
-        items: list[tuple[int, str, str, str]] = []  # (start, kind, id for subsections, reference line)
+        items = self.items(section, compact)
+        heading = self.heading(section, title, budget, compact)
+        head, inlined = self.opening(section, items, heading, budget) if not compact else ([heading], 0)
+        continued = "[Section, continued]" if compact else f'[Section "{title}", continued]'
+        groups = self.group(head, [item[3] for item in items[inlined:]], budget, continued)
+        ids = self.chain(section, groups)
+        return _listing(items, inlined, groups, ids)
+
+    def heading(self, section: _Section, title: str, budget: int, compact: bool) -> str:
+        """A parent's first line: its section's heading as the view gives it, or
+        `[Section "title"]` where there is none, it takes over a quarter of `budget`, or
+        (`[Section]`) `compact`."""
+        if not compact:
+            node = next((child for child in section.node.children if Trait.TITLE in child.traits), None)
+            view = self.assembly.view
+            heading = view.text(*view.trim(node.start, node.end)) if node is not None else None
+            if heading is not None and self.count(heading) <= budget // 4:
+                return heading
+        return f'[Section "{title}"]' if not compact else "[Section]"
+
+    def items(self, section: _Section, compact: bool) -> list[_Item]:
+        """A reference line per leaf directly under `section` and per broken child
+        section (naming its first parent), in document order."""
+        items: list[_Item] = []
         for i in section.leaves:
             leaf = self.leaves[i]
             words = "" if compact else f': "{_short(leaf.text[:200])}"'
-            items.append(
-                (leaf.start_pos, "leaf", leaf.metadata["id"], f"[Part available{words} at id: {leaf.metadata['id']}]")
-            )
+            line = f"[Part available{words} at id: {leaf.metadata['id']}]"
+            items.append((leaf.start_pos, "leaf", leaf.metadata["id"], line))
         for child in section.children:
             first = child.parents[0]["id"]
             named = "" if compact else f': title "{_short(child.title or child.sid)}"'
             items.append((child.node.start, "section", child.sid, f"[Subsection available{named} at id: {first}]"))
         items.sort(key=lambda item: item[0])
-        # the opening leaves as they are, while they fit with every reference after them
+        return items
+
+    def opening(self, section: _Section, items: list[_Item], heading: str, budget: int) -> tuple[list[str], int]:
+        """The head of the first parent: `heading`, then the opening leaves as they are
+        while they fit with every reference after them (a leaf that starts the section
+        holds its heading: it replaces it); and how many leaves it holds."""
         lines_left = sum(self.count("\n" + line) for _, _, _, line in items)
         head = [heading]
         inlined = 0
         for start, kind, _, line in items:
-            if kind != "leaf" or compact:
+            if kind != "leaf":
                 break
             text = self.leaves[section.leaves[inlined]].text
             candidate = [text] if inlined == 0 and start <= section.node.start else [*head, text]
@@ -234,35 +277,25 @@ class _Builder:
             head = candidate
             lines_left -= self.count("\n" + line)
             inlined += 1
-        continued = "[Section, continued]" if compact else f'[Section "{title}", continued]'
-        groups = self.group(head, [item[3] for item in items[inlined:]], budget, continued)
-        # ids last to first: each parent's text names the next one's id
-        texts: list[str] = []
-        ids: list[str] = []
+        return head, inlined
+
+    def chain(self, section: _Section, groups: list[list[str]]) -> list[tuple[str, str]]:
+        """Each group's parent text and id, made last to first: a parent's text ends by
+        naming the next one's id."""
+        named: list[tuple[str, str]] = []
         following: str | None = None
         taken: set[str] = set()
         for lines in reversed(groups):
             text = "\n".join(lines + ([f"[Continued at id: {following}]"] if following else []))
             following = self.unique(section, text, taken)
-            texts.append(text)
-            ids.append(following)
-        texts.reverse()
-        ids.reverse()
-        cursor = inlined + len(groups[0]) - 1  # a group's first line is its head
-        listed = [items[:cursor]]
-        for lines in groups[1:]:
-            listed.append(items[cursor : cursor + len(lines) - 1])
-            cursor += len(lines) - 1
-        parents: list[dict[str, Any]] = []
-        for n, (text, name, members) in enumerate(zip(texts, ids, listed, strict=True)):
-            subsections = [member[2] for member in members] + ([ids[n + 1]] if n + 1 < len(ids) else [])
-            parents.append({"text": text, "id": name, "subsections": subsections})
-        return parents
+            named.append((text, following))
+        return named[::-1]
 
     def group(self, head: list[str], lines: list[str], budget: int, continued: str) -> list[list[str]]:
         """`head` and the reference `lines`, as many parents' lines as need be: each within
         `budget` with room for the continuation line, if one follows."""
-        reserve = self.count(f"\n[Continued at id: {self.id_prefix}{'-' if self.id_prefix else ''}{'f0' * 8}-9]")
+        prefix = self.assembly.id_prefix
+        reserve = self.count(f"\n[Continued at id: {prefix}{'-' if prefix else ''}{'f0' * 8}-9]")
         groups: list[list[str]] = []
         current = ["\n\n".join(head)]
         total = self.count(current[0])
@@ -278,44 +311,20 @@ class _Builder:
         groups.append(current)
         return groups
 
-
-def build_hierarchy(
-    root: Node,
-    leaves: list[TextChunk],
-    count: Count,
-    budget: Callable[[list[str]], int],
-    document_id: str,
-    id_prefix: str,
-    heading_text: Callable[[Node], str | None],
-    parent_metadata: Callable[[int, int], dict[str, Any]],
-) -> list[TextChunk]:
-    """`leaves` with the parent chunks of their broken sections among them (each before
-    its section's first leaf), every chunk with `role` and `parent_id` (a parent with
-    `children` too), `index` renumbered.
-    `budget(heading_path)` is the most tokens a parent's text may have; `heading_text`
-    gives a section's heading as chunk text; `parent_metadata(start, end)` the metadata a
-    parent spanning `[start, end)` shares with leaves (lines, doc_type, ...)."""
-    builder = _Builder(leaves, count, budget, document_id, id_prefix, heading_text)
-    broken = broken_sections(root, leaves)
-    owners = assign_leaves(broken, leaves)
-    for section in reversed(broken):  # children before their parents
-        builder.build(section)
-    parent_of: dict[str, str | None] = {}  # chunk id or section id -> the parent chunk listing it
-    for section in broken:
-        for parent in section.parents:
-            for member in parent["subsections"]:
-                parent_of[member] = parent["id"]
-    out: list[tuple[tuple[int, int, int, int], TextChunk]] = []
-    for section in broken:
-        start = min((leaves[i].start_pos for i in _all_leaves(section)), default=section.node.start)
-        end = max((leaves[i].end_pos for i in _all_leaves(section)), default=section.node.end)
-        kinds = sorted({kind for i in _all_leaves(section) for kind in leaves[i].metadata.get("kinds", ())})
+    def drafts(self, section: _Section, parent_of: dict[str, str | None]) -> list[tuple[tuple[int, ...], Draft]]:
+        """The parent chunks of `section` as drafts, each with its sort key: they span
+        its leaves, and share their kinds."""
+        inside = list(_all_leaves(section))
+        start = min((self.leaves[i].start_pos for i in inside), default=section.node.start)
+        end = max((self.leaves[i].end_pos for i in inside), default=section.node.end)
+        kinds = sorted({kind for i in inside for kind in self.leaves[i].metadata.get("kinds", ())})
+        out: list[tuple[tuple[int, ...], Draft]] = []
         for n, parent in enumerate(section.parents):
             above = parent_of.get(parent["id"]) if n else parent_of.get(section.sid)
             metadata = {
-                **parent_metadata(start, end),
-                "heading_path": builder.path_of(section),
-                **({"context": " > ".join(builder.path_of(section)[:-1])} if section.parent is not None else {}),
+                **self.assembly.shared(start, end),
+                "heading_path": self.path_of(section),
+                **({"context": " > ".join(self.path_of(section)[:-1])} if section.parent is not None else {}),
                 "title": section.title,
                 "kinds": kinds,
                 "id": parent["id"],
@@ -326,20 +335,56 @@ def build_hierarchy(
                 "subsections": parent["subsections"],
             }
             text = parent["text"]
-            chunk = TextChunk(text=text, start_pos=start, end_pos=end, token_count=count(text), metadata=metadata)
-            out.append(((start, 0, section.depth, n), chunk))
+            out.append(((start, 0, section.depth, n), Draft(text, start, end, self.count(text), metadata)))
+        return out
+
+
+def _listing(
+    items: list[_Item], inlined: int, groups: list[list[str]], named: list[tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """The parents of a section (`text`, `id`, `subsections`): each lists the ids of
+    the items its lines hold (the first, of its inlined leaves too) and of the next parent."""
+    cursor = inlined + len(groups[0]) - 1  # a group's first line is its head
+    listed = [items[:cursor]]
+    for lines in groups[1:]:
+        listed.append(items[cursor : cursor + len(lines) - 1])
+        cursor += len(lines) - 1
+    parents: list[dict[str, Any]] = []
+    for n, ((text, name), members) in enumerate(zip(named, listed, strict=True)):
+        subsections = [member[2] for member in members] + ([named[n + 1][1]] if n + 1 < len(named) else [])
+        parents.append({"text": text, "id": name, "subsections": subsections})
+    return parents
+
+
+def build_hierarchy(assembly: Assembly, leaves: list[Draft], budget: ParentBudget) -> list[Draft]:
+    """`leaves` with the parent chunks of their broken sections among them (each before
+    its section's first leaf), every chunk with `role` and `parent_id` (a parent with
+    `children` too), `index` renumbered. `assembly` gives the outline, the view the
+    headings come from, the ids and the keys a parent shares with the leaves (lines,
+    doc_type, ...); `budget`, the most tokens a parent's text may have."""
+    builder = _Builder(leaves, assembly, budget)
+    broken = broken_sections(assembly.root, leaves)
+    owners = assign_leaves(broken, leaves)
+    for section in reversed(broken):  # children before their parents
+        builder.build(section)
+    parent_of: dict[str, str | None] = {}  # chunk id or section id -> the parent chunk listing it
+    for section in broken:
+        for parent in section.parents:
+            for member in parent["subsections"]:
+                parent_of[member] = parent["id"]
+    out = [keyed for section in broken for keyed in builder.drafts(section, parent_of)]
     for i, leaf in enumerate(leaves):
         leaf.metadata["role"] = "leaf"
         leaf.metadata["parent_id"] = parent_of.get(leaf.metadata["id"]) if owners[i] is not None else None
         out.append(((leaf.start_pos, 1, 0, i), leaf))
-    out.sort(key=lambda pair: pair[0])
-    chunks = [chunk for _, chunk in out]
-    link_children(chunks)
-    return chunks
+    return in_order(out)
 
 
-def link_children(chunks: Sequence[TextChunk]) -> None:
-    """Set each parent's `children`: the ids of the chunks whose `parent_id` names it, in order."""
+def in_order(keyed: list[tuple[tuple[int, ...], Draft]]) -> list[Draft]:
+    """The drafts by their keys, each parent's `children` set (the ids of the chunks
+    whose `parent_id` names it, in order) and `index` renumbered."""
+    keyed.sort(key=lambda pair: pair[0])
+    chunks = [chunk for _, chunk in keyed]
     children: dict[str, list[str]] = {}
     for chunk in chunks:
         if chunk.metadata.get("role") == "parent":
@@ -350,6 +395,7 @@ def link_children(chunks: Sequence[TextChunk]) -> None:
             children[above].append(chunk.metadata["id"])
     for index, chunk in enumerate(chunks):
         chunk.metadata["index"] = index
+    return chunks
 
 
 def _all_leaves(section: _Section) -> Iterable[int]:

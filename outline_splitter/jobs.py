@@ -148,10 +148,8 @@ class Splitters:
             return self.splitter(job.doc_type or DEFAULT_DOC_TYPE).split(job.text)
         path = Path(job.path)
         text = read_path(path, self._encoding)
-        chunks = self.splitter(job.doc_type or doc_type_for_path(path)).split(text, document_id=job.path)
-        for chunk in chunks:
-            chunk.metadata["source"] = job.path
-        return chunks
+        splitter = self.splitter(job.doc_type or doc_type_for_path(path))
+        return splitter.split(text, document_id=job.path, source=job.path)
 
 
 def failure_message(exc: Exception) -> str:

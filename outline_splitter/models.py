@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from copy import deepcopy
+from typing import Annotated, Any, NoReturn, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from outline_splitter.nodes import Label, Node, Trait
 
@@ -119,6 +121,53 @@ class OutlineNode(BaseModel):
         return self.render()
 
 
+class Metadata(dict[str, Any]):
+    """A chunk's metadata: a `dict` (read, copied, serialized and compared as one) that
+    cannot be changed, since a chunk is made once with it. Setting, deleting or updating a
+    key raises `TypeError`; `{**chunk.metadata, key: value}` is a changed copy, and
+    `chunk.model_copy(update={"metadata": ...})` a chunk with it. (The values are as
+    they were made: a list in it is the chunk's own, not to be changed either.)"""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Metadata], tuple[dict[str, Any]]]:
+        # (pickle would otherwise rebuild it key by key through __setitem__)
+        return Metadata, (dict(self),)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Metadata:
+        return Metadata(deepcopy(dict(self), memo))
+
+    def _refuse(self) -> NoReturn:
+        raise TypeError(
+            "a chunk's metadata is read-only: make a changed copy ({**chunk.metadata, ...}) "
+            "or a new chunk (chunk.model_copy(update={'metadata': ...}))"
+        )
+
+    def __setitem__(self, key: str, value: Any) -> NoReturn:
+        self._refuse()
+
+    def __delitem__(self, key: str) -> NoReturn:
+        self._refuse()
+
+    def __ior__(self, other: Any) -> NoReturn:  # type: ignore[misc]
+        self._refuse()
+
+    def setdefault(self, key: str, default: Any = None) -> NoReturn:
+        self._refuse()
+
+    def update(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._refuse()
+
+    def pop(self, key: str, *default: Any) -> NoReturn:
+        self._refuse()
+
+    def popitem(self) -> NoReturn:
+        self._refuse()
+
+    def clear(self) -> NoReturn:
+        self._refuse()
+
+
 class TextChunk(BaseModel):
     """One chunk of a split document.
 
@@ -129,7 +178,9 @@ class TextChunk(BaseModel):
     - `start_overlap`, `end_overlap`: text shared with the previous / next chunk when
       `chunk_overlap > 0` (the end of the previous chunk, the start of the next); `text`
       itself never includes them.
-    - `metadata`: `index`, `heading_path`, `kinds` and the other keys in `docs/usage.md`.
+    - `metadata`: `index`, `heading_path`, `kinds` and the other keys in `docs/usage.md`,
+      read-only (a `Metadata`: a chunk is made once with it; `model_copy(update=...)`
+      makes a chunk with other metadata).
 
     A parent chunk (`hierarchy=True`, `metadata["role"] == "parent"`) is the exception:
     its `text` is its section's heading, opening text and reference lines, not a slice of
@@ -144,4 +195,13 @@ class TextChunk(BaseModel):
     token_count: int = Field(ge=0)
     start_overlap: str = ""
     end_overlap: str = ""
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    # (validated as the dict it is, then made read-only)
+    metadata: Annotated[dict[str, Any], AfterValidator(Metadata)] = Field(default_factory=Metadata)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy of this chunk with the fields in `update` replaced (pydantic's
+        `model_copy`, which does not validate them: new `metadata` is made read-only here)."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update is not None and "metadata" in update and not isinstance(update["metadata"], Metadata):
+            copied.__dict__["metadata"] = Metadata(update["metadata"])
+        return copied

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any, Unpack
 
+from outline_splitter.assembly import Assembly, Draft
 from outline_splitter.documents import (
     D,
     Document,
@@ -17,13 +18,12 @@ from outline_splitter.documents import (
     parts_of,
 )
 from outline_splitter.gc_pause import paused_gc
-from outline_splitter.hierarchy import build_hierarchy
+from outline_splitter.hierarchy import ParentBudget, build_hierarchy
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.options import AUTO, OPTION_NAMES, SplitterKwargs, SplitterOptions, with_option_parameters
 from outline_splitter.packing import ChunkView, SourceView, pack_outline
-from outline_splitter.packing.lines import LineIndex
-from outline_splitter.packing.metadata import ChunkMetadata
+from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.overlap import overlaps
 from outline_splitter.page_markers import PageMap, mark_page_markers, page_map
 from outline_splitter.reading import UndecodableError, check_decoding, read_text_file
@@ -74,8 +74,7 @@ class OutlineTextSplitter:
         """The document's outline (pass one alone), as validated `OutlineNode`s."""
         _check_text(text)
         with paused_gc():
-            root = self._detect(text, self._require_format(), self._page_map(text))
-            return OutlineNode.from_node(root.expand_all())
+            return OutlineNode.from_node(self._outline(text, self._require_format()).expand_all())
 
     def _require_format(self) -> DocFormat:
         if self._format is None:
@@ -86,15 +85,23 @@ class OutlineTextSplitter:
         """The page markers of `text` and its pages, if the options ask for them."""
         return page_map(text, self.options.page_markers) if self.options.page_markers is not None else None
 
-    def _detect(self, text: str, fmt: DocFormat, pages: PageMap | None = None) -> Node:
-        """The outline of `text`, with the traits, the content selection and the page
-        markers (`pages`) the options ask for."""
+    def _outline(self, text: str, fmt: DocFormat) -> Node:
+        """The marked outline of `text` (`_detect`, then `_mark`)."""
+        return self._mark(text, self._detect(text, fmt), fmt, self._page_map(text))
+
+    def _detect(self, text: str, fmt: DocFormat) -> Node:
+        """The outline of `text` as `fmt`'s detector gives it, checked."""
         if self._format is None:  # "auto": the options are checked against each file's format
             self.options.check_format(fmt)
         root = load_detector(fmt)(text)
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
         check_outline(root, len(text))
+        return root
+
+    def _mark(self, text: str, root: Node, fmt: DocFormat, pages: PageMap | None) -> Node:
+        """`root` with the traits, the content selection and the page markers (`pages`)
+        the options ask for."""
         self.mark_nodes(text, root, fmt)
         if self.options.header_levels is not None:
             _mark_header_levels(root, self.options.header_levels)
@@ -127,13 +134,20 @@ class OutlineTextSplitter:
     # -- pass two -------------------------------------------------------------------
 
     def split(
-        self, text: str, *, document_id: str = "", file_name: str | None = None, overlap_in_text: bool = False
+        self,
+        text: str,
+        *,
+        document_id: str = "",
+        file_name: str | None = None,
+        overlap_in_text: bool = False,
+        source: str | None = None,
     ) -> list[TextChunk]:
         """Chunks of `text`, in order (`[]` for empty or blank text).
 
         `document_id` (a path, a URL) goes into every chunk id, so equal texts of two
         documents get two ids; `id_prefix` overrides it. `file_name` (a name or path)
-        gives the format by its extension where `doc_type` is `"auto"`.
+        gives the format by its extension where `doc_type` is `"auto"`. `source` (a path,
+        a URL) is put in every chunk's `metadata["source"]` (as `split_file` names its file).
 
         `overlap_in_text`: with `chunk_overlap`, each chunk's text is the source slice
         from the start of its start overlap to the end of its end overlap (as LangChain's
@@ -145,8 +159,10 @@ class OutlineTextSplitter:
         that embed chunk texts; the default keeps overlaps beside the text."""
         if not isinstance(document_id, str):
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
+        if source is not None and not isinstance(source, str):
+            raise ValueError(f"source must be a str or None, not {type(source).__name__}")
         fmt = self._format or self._format_of_file(file_name)
-        return self._split_fitting(text, fmt, "", document_id, overlap_in_text)
+        return self._split_fitting(text, fmt, document_id, overlap_in_text=overlap_in_text, source=source)
 
     def _format_of_file(self, file_name: str | None) -> DocFormat:
         """The format of `file_name` under `"auto"` (`ValueError` naming `doc_type` without one)."""
@@ -166,7 +182,7 @@ class OutlineTextSplitter:
         _check_text(text)
         output = self.options.output_for(fmt)
         with paused_gc():
-            root = self._detect(text, fmt, self._page_map(text))
+            root = self._outline(text, fmt)
         # one detection serves the split and the outline, unless the split is repeated to fit
         if self.options.context_in_budget or not text.strip():
             chunks = self.split(text, document_id=document_id)
@@ -188,7 +204,12 @@ class OutlineTextSplitter:
             leaves_out=self.options.chooses_content,
             parent_budget=self.options.parent_budget if self.options.parents == "text" else None,
         )
-        options = ViewOptions(
+        page = render_page(text, chunks, outline, problems, self._view_options(fmt, text_mode, title))
+        return SplitView(page, chunks, problems)
+
+    def _view_options(self, fmt: DocFormat, text_mode: bool, title: str) -> ViewOptions:
+        """What `view`'s page says of the split's settings."""
+        return ViewOptions(
             doc_type=fmt.name,
             chunk_size=self.options.chunk_size,
             max_chunk_size=self.max_chunk_size,
@@ -198,7 +219,6 @@ class OutlineTextSplitter:
             tokenizer=str(getattr(self.tokenizer, "name", type(self.tokenizer).__name__)),
             title=title,
         )
-        return SplitView(render_page(text, chunks, outline, problems, options), chunks, problems)
 
     def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
@@ -213,10 +233,7 @@ class OutlineTextSplitter:
             text = read_text_file(Path(path), encoding, errors)
         except UndecodableError as exc:
             raise ValueError(f"{path}: {exc}; pass errors='replace' to read such bytes as U+FFFD") from exc
-        chunks = self._split_fitting(text, fmt, "", str(path))
-        for chunk in chunks:
-            chunk.metadata["source"] = str(path)
-        return chunks
+        return self._split_fitting(text, fmt, str(path), source=str(path))
 
     def split_files(
         self, paths: Iterable[str | Path], encoding: str = "utf-8", errors: str = "strict"
@@ -241,7 +258,7 @@ class OutlineTextSplitter:
             file_name = file_name_of(document.metadata)
             document_id = self.options.id_prefix or file_name or ""
             fmt = self._format or self._format_of_file(file_name)
-            chunks = self._split_fitting(document.page_content, fmt, header, document_id)
+            chunks = self._split_fitting(document.page_content, fmt, document_id, header=header)
             out.extend(parts_of(document, [(header + chunk.text, chunk.metadata) for chunk in chunks]))
         return out
 
@@ -261,7 +278,14 @@ class OutlineTextSplitter:
         return f"{context}\n{text}" if context else text
 
     def _split_fitting(
-        self, text: str, fmt: DocFormat, header: str, document_id: str, overlap_in_text: bool = False
+        self,
+        text: str,
+        fmt: DocFormat,
+        document_id: str,
+        *,
+        header: str = "",
+        overlap_in_text: bool = False,
+        source: str | None = None,
     ) -> list[TextChunk]:
         """Chunks whose text, with `header` before it (and, with `context_in_budget`,
         contextualized; with `overlap_in_text`, with its overlaps), fits `chunk_size`:
@@ -269,7 +293,7 @@ class OutlineTextSplitter:
         passes it by until every chunk fits."""
         framed = overlap_in_text and self.options.chunk_overlap > 0
         if not header and not self.options.context_in_budget and not framed:
-            return self._split(text, fmt, document_id)
+            return self._split(text, fmt, document_id, source=source)
         reserve = (self.tokenizer.count(header) if header else 0) + (2 * self.options.chunk_overlap if framed else 0)
         while True:
             if reserve >= self.options.chunk_size:
@@ -279,29 +303,32 @@ class OutlineTextSplitter:
                     f"{what}: the chunk header, context or overlaps take {reserve} tokens, which leaves no room "
                     f"under chunk_size={self.options.chunk_size}"
                 )
-            own = self._split(text, fmt, document_id, reserve)
+            own = self._split(text, fmt, document_id, reserve, source=source)
             chunks = self._frame(text, own, fmt) if framed else own
             if self.options.context_in_budget:
                 chunks = [self._cap_context(chunk) for chunk in chunks]
-            # a chunk kept whole past the budget (never_break_within) may pass it by as much;
-            # a text parent has a budget of its own (parent_chunk_size), which bounds its text
-            text_parents = self.options.parents == "text"
-            bounded = [
-                (c, o)
-                for c, o in zip(chunks, own, strict=True)
-                if o.metadata.get("role") != "parent" or not text_parents
-            ]
-            over = max(
-                (
-                    self.tokenizer.count(header + (self.contextualize(c) if self.options.context_in_budget else c.text))
-                    - max(self.options.chunk_size, o.token_count + reserve)
-                    for c, o in bounded
-                ),
-                default=0,
-            )
+            over = self._over_budget(chunks, own, header, reserve)
             if over <= 0:
                 return chunks
             reserve += over
+
+    def _over_budget(self, chunks: list[TextChunk], own: list[TextChunk], header: str, reserve: int) -> int:
+        """How many tokens the longest of `chunks` (as `header` and their text, or their
+        context and text, give them) passes its budget by: `chunk_size`, or as much as its
+        `own` chunk (before framing) passed that by (a chunk kept whole past the budget,
+        `never_break_within`). A text parent has a budget of its own (`parent_chunk_size`)."""
+        text_parents = self.options.parents == "text"
+        bounded = [
+            (c, o) for c, o in zip(chunks, own, strict=True) if o.metadata.get("role") != "parent" or not text_parents
+        ]
+        return max(
+            (
+                self.tokenizer.count(header + (self.contextualize(c) if self.options.context_in_budget else c.text))
+                - max(self.options.chunk_size, o.token_count + reserve)
+                for c, o in bounded
+            ),
+            default=0,
+        )
 
     def _frame(self, text: str, chunks: list[TextChunk], fmt: DocFormat) -> list[TextChunk]:
         """`chunks` with their overlaps in their text (see `split`'s `overlap_in_text`):
@@ -351,95 +378,63 @@ class OutlineTextSplitter:
         return SourceView(text, span_counter_for(self.tokenizer, text))
 
     def _split(
-        self, text: str, fmt: DocFormat, document_id: str = "", reserve: int = 0, root: Node | None = None
+        self,
+        text: str,
+        fmt: DocFormat,
+        document_id: str = "",
+        reserve: int = 0,
+        root: Node | None = None,
+        source: str | None = None,
     ) -> list[TextChunk]:
         # (see gc_pause: the cycle search would cost as much as the split) The work is a
         # call of its own so that the outline, the view and the spans are freed before the
         # collector is back on: its first pass then walks the chunks alone, not the tree.
-        # `root`: the outline `_detect` gave for `text`, if it was made already (`view`).
+        # `root`: the outline `_outline` gave for `text`, if it was made already (`view`).
         with paused_gc():
-            return self._split_with_gc_paused(text, fmt, document_id, reserve, root)
+            return self._split_with_gc_paused(text, fmt, document_id, reserve, root, source)
 
     def _split_with_gc_paused(
-        self, text: str, fmt: DocFormat, document_id: str, reserve: int, root: Node | None = None
+        self, text: str, fmt: DocFormat, document_id: str, reserve: int, root: Node | None, source: str | None
     ) -> list[TextChunk]:
+        """The pipeline: detect -> mark -> view -> pack -> overlaps -> chunks -> hierarchy
+        (the chunks are drafts until the hierarchy has linked them: each is made once, last).
+        `reserve`: the tokens taken off `chunk_size` (see `_split_fitting`); `source`:
+        what every chunk's `metadata["source"]` names (None: no such key)."""
         _check_text(text)
         output = self.options.output_for(fmt)
         if not text.strip():
             return []
         pages = self._page_map(text)
-        root = self._detect(text, fmt, pages) if root is None else root
+        if root is None:
+            root = self._mark(text, self._detect(text, fmt), fmt, pages)
         view = self._view(text, root, fmt, output)
+        spans = self._pack(root, view, reserve)
+        edges = overlaps(spans, view, self.options.chunk_overlap, self.options.overlap_across_sections)
+        if not (self.options.hierarchy and self.options.parents == "text"):  # (text parents are counted later)
+            view.drop_counter()  # (the spans are counted: the chunks come from view.text and view.trim alone)
+        ids = self.options.id_prefix or document_id, self.options.id_prefix or ""
+        mode = fmt.name, output if len(fmt.outputs) > 1 else None
+        assembly = Assembly(text, root, view, ids, mode, pages, source)
+        drafts = assembly.leaves(spans, edges)
+        if self.options.hierarchy:
+            drafts = self._hierarchy(assembly, drafts, reserve)
+        return assembly.chunks(drafts)
+
+    def _pack(self, root: Node, view: ChunkView, reserve: int) -> list[PackedSpan]:
+        """The outline packed into spans within `chunk_size` less `reserve` tokens (pass two)."""
         chunk_size = self.options.chunk_size - reserve
         min_chunk_size = min(self.options.min_chunk_size, chunk_size)
         # a merge across sections would put one section's start in another's leaves
         across = not self.options.hierarchy and self.options.header_levels is None
-        spans = pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
-        shared = overlaps(spans, view, self.options.chunk_overlap, self.options.overlap_across_sections)
-        text_parents = self.options.hierarchy and self.options.parents == "text"
-        if not text_parents:  # (text parents are counted once the leaves are made)
-            view.drop_counter()  # (the spans are counted: the chunks come from view.text and view.trim alone)
-        chunks: list[TextChunk] = []
-        numbers: dict[str, int] = {}
-        reader = ChunkMetadata(root, self.options.id_prefix or document_id, self.options.id_prefix or "", view.text)
-        line_index = LineIndex(text)
-        after_cut: list[bool] = []  # (text parents span no text left out)
-        spans.reverse()  # (each span is popped as it becomes a chunk: its atoms go while chunks come)
-        for index, (before, after) in enumerate(shared):
-            span = spans.pop()
-            after_cut.append(span.after_cut)
-            chunk_text = view.text(span.start, span.end)
-            metadata = reader.read(span, index, chunk_text)
-            metadata.update(line_index.lines(span.start, span.end))
-            metadata["doc_type"] = fmt.name
-            if len(fmt.outputs) > 1:
-                metadata["output"] = output
-            metadata["chunk_number"] = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
-            if pages is not None:
-                metadata["pages"] = pages.pages(span.start, span.end)
-            chunks.append(
-                TextChunk(
-                    text=chunk_text,
-                    start_pos=span.start,
-                    end_pos=span.end,
-                    token_count=span.token_count,
-                    start_overlap=before,
-                    end_overlap=after,
-                    metadata=metadata,
-                )
-            )
-        if not self.options.hierarchy:
-            return chunks
+        return pack_outline(root, view, chunk_size, self.max_chunk_size - reserve, min_chunk_size, across)
 
-        def parent_metadata(start: int, end: int) -> dict[str, Any]:
-            shared = {**line_index.lines(start, end), "doc_type": fmt.name}
-            if pages is not None:
-                shared["pages"] = pages.pages(start, end)
-            return {**shared, "output": output} if len(fmt.outputs) > 1 else shared
-
-        ids = self.options.id_prefix or document_id, self.options.id_prefix or ""
-        if text_parents:
-            budget = self.options.parent_budget
-            return build_text_parents(root, chunks, view, budget, *ids, parent_metadata, after_cut)
-
-        def heading_text(section: Node) -> str | None:
-            title = next((child for child in section.children if Trait.TITLE in child.traits), None)
-            return view.text(*view.trim(title.start, title.end)) if title is not None else None
-
-        def parent_budget(heading_path: list[str]) -> int:
-            if not self.options.context_in_budget or len(heading_path) < 2:
-                return chunk_size
-            return chunk_size - self.tokenizer.count(" > ".join(heading_path[:-1]) + "\n")
-
-        return build_hierarchy(
-            root,
-            chunks,
-            self.tokenizer.count,
-            parent_budget,
-            *ids,
-            heading_text,
-            parent_metadata,
-        )
+    def _hierarchy(self, assembly: Assembly, leaves: list[Draft], reserve: int) -> list[Draft]:
+        """`leaves` with their parents (`hierarchy=True`): ones that hold their section's
+        text (`parents="text"`) or that name its parts (`"outline"`)."""
+        if self.options.parents == "text":
+            return build_text_parents(assembly, leaves, self.options.parent_budget)
+        budget = ParentBudget(self.options.chunk_size - reserve, self.options.context_in_budget, self.tokenizer.count)
+        return build_hierarchy(assembly, leaves, budget)
 
 
 def _mark_header_levels(root: Node, levels: tuple[int, ...]) -> None:

@@ -27,11 +27,10 @@ one whose span starts first.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from outline_splitter.hierarchy import _Builder, _Section, assign_leaves, broken_sections, link_children
-from outline_splitter.models import TextChunk
+from outline_splitter.assembly import Assembly, Draft
+from outline_splitter.hierarchy import _Builder, _Section, assign_leaves, broken_sections, in_order
 from outline_splitter.nodes import DOCUMENT, SECTION, Node, Trait
 from outline_splitter.packing import ChunkView, pack_outline
 from outline_splitter.packing.metadata import chunk_id
@@ -58,7 +57,7 @@ class _Parent:
 class _Outline:
     """The outline of broken sections and leaves (see the module docstring)."""
 
-    def __init__(self, root: Node, leaves: Sequence[TextChunk], after_cut: Sequence[bool]) -> None:
+    def __init__(self, root: Node, leaves: Sequence[Draft], after_cut: Sequence[bool]) -> None:
         self.leaf_of: dict[int, int] = {}  # id(node) -> index of its leaf chunk
         leaf_nodes: list[Node] = []
         self.section_of: dict[int, _Section | None] = {}  # id(node) -> its section (None: the document)
@@ -130,57 +129,49 @@ def _single(node: Node) -> Node:
     return node
 
 
-def build_text_parents(
-    root: Node,
-    leaves: list[TextChunk],
-    view: ChunkView,
-    parent_chunk_size: int,
-    document_id: str,
-    id_prefix: str,
-    parent_metadata: Callable[[int, int], dict[str, Any]],
-    after_cut: Sequence[bool] = (),
-) -> list[TextChunk]:
+def build_text_parents(assembly: Assembly, leaves: list[Draft], parent_chunk_size: int) -> list[Draft]:
     """`leaves` with their parent chunks among them (each before its first child), every
     chunk with `role`, `parent_id` and, for a parent, `children`; `index` renumbered.
-    `view` gives the parents' text and counts; no parent has over `parent_chunk_size`
-    tokens (a leaf must not have more either); `parent_metadata(start, end)` is the
-    metadata a parent spanning `[start, end)` shares with leaves (lines, doc_type, ...);
-    `after_cut[i]`, whether text was left out before leaf `i` (no parent spans it)."""
-    outline = _Outline(root, leaves, after_cut)
-    parents = _parents(outline, view, parent_chunk_size)
-    parent_of = _name(parents, outline, leaves, view, document_id, id_prefix)
-    out: list[tuple[tuple[int, int, int], TextChunk]] = []
-    for parent in parents:
-        section = parent.section
-        path = _Builder.path_of(section) if section is not None else []
-        inside = [leaves[i] for i in _leaves_in(parent.members, outline)]
-        metadata = {
-            **parent_metadata(parent.start, parent.end),
-            "heading_path": path,
-            **({"context": " > ".join(path[:-1])} if len(path) > 1 else {}),
-            "title": section.title if section is not None else "",
-            "kinds": sorted({kind for leaf in inside for kind in leaf.metadata.get("kinds", ())}),
-            "id": parent.id,
-            "section_id": section.sid if section is not None else None,
-            "parent_section_id": section.parent.sid if section is not None and section.parent is not None else None,
-            "sections": _sections(section),
-            "role": "parent",
-            "parent_id": parent_of.get(parent.id),
-        }
-        text = view.text(parent.start, parent.end)
-        chunk = TextChunk(
-            text=text, start_pos=parent.start, end_pos=parent.end, token_count=parent.token_count, metadata=metadata
-        )
-        out.append(((parent.start, 0, -parent.end), chunk))
+    `assembly` gives the outline, the view (the parents' text and counts), the ids and the
+    keys a parent shares with the leaves (lines, doc_type, ...); no parent has over
+    `parent_chunk_size` tokens (a leaf must not have more either), nor spans text left
+    out before a leaf (`after_cut`)."""
+    outline = _Outline(assembly.root, leaves, [leaf.after_cut for leaf in leaves])
+    parents = _parents(outline, assembly.view, parent_chunk_size)
+    parent_of = _name(parents, outline, leaves, assembly)
+    out: list[tuple[tuple[int, ...], Draft]] = [
+        ((parent.start, 0, -parent.end), _draft(parent, outline, leaves, assembly, parent_of.get(parent.id)))
+        for parent in parents
+    ]
     for leaf, owner in zip(leaves, outline.owners, strict=True):
         leaf.metadata["sections"] = _sections(owner)
         leaf.metadata["role"] = "leaf"
         leaf.metadata["parent_id"] = parent_of.get(leaf.metadata["id"])
         out.append(((leaf.start_pos, 1, -leaf.end_pos), leaf))
-    out.sort(key=lambda pair: pair[0])
-    chunks = [chunk for _, chunk in out]
-    link_children(chunks)
-    return chunks
+    return in_order(out)
+
+
+def _draft(parent: _Parent, outline: _Outline, leaves: list[Draft], assembly: Assembly, above: str | None) -> Draft:
+    """The chunk of `parent` (listed by the parent `above`): its section's text, heading
+    path and ids, and the kinds of the leaves inside it."""
+    section = parent.section
+    path = _Builder.path_of(section) if section is not None else []
+    inside = [leaves[i] for i in _leaves_in(parent.members, outline)]
+    metadata = {
+        **assembly.shared(parent.start, parent.end),
+        "heading_path": path,
+        **({"context": " > ".join(path[:-1])} if len(path) > 1 else {}),
+        "title": section.title if section is not None else "",
+        "kinds": sorted({kind for leaf in inside for kind in leaf.metadata.get("kinds", ())}),
+        "id": parent.id,
+        "section_id": section.sid if section is not None else None,
+        "parent_section_id": section.parent.sid if section is not None and section.parent is not None else None,
+        "sections": _sections(section),
+        "role": "parent",
+        "parent_id": above,
+    }
+    text = assembly.view.text(parent.start, parent.end)
+    return Draft(text, parent.start, parent.end, parent.token_count, metadata)
 
 
 def _parents(outline: _Outline, view: ChunkView, budget: int) -> list[_Parent]:
@@ -231,22 +222,15 @@ def _leaves_in(members: list[Node], outline: _Outline) -> list[int]:
     return found
 
 
-def _name(
-    parents: list[_Parent],
-    outline: _Outline,
-    leaves: Sequence[TextChunk],
-    view: ChunkView,
-    document_id: str,
-    id_prefix: str,
-) -> dict[str, str]:
+def _name(parents: list[_Parent], outline: _Outline, leaves: Sequence[Draft], assembly: Assembly) -> dict[str, str]:
     """Give each parent its content-addressed id; return chunk id -> its parent's id."""
     taken = {leaf.metadata["id"] for leaf in leaves}
     for parent in parents:
         path = _Builder.path_of(parent.section) if parent.section is not None else []
-        text = view.text(parent.start, parent.end)
+        text = assembly.view.text(parent.start, parent.end)
         ordinal = 0
         while True:
-            name = chunk_id(document_id, (*path, "\x01parent"), text, ordinal, id_prefix)
+            name = chunk_id(assembly.document_id, (*path, "\x01parent"), text, ordinal, assembly.id_prefix)
             if name not in taken:
                 break
             ordinal += 1

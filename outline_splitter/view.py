@@ -147,38 +147,56 @@ def find_problems(
     reader = _Reader(text, view)
     cursor = 0
     for chunk in chunks:
-        index = chunk.metadata.get("index")
         start, end = chunk.start_pos, chunk.end_pos
         if not 0 <= start <= end <= len(text):
-            problems.append(
-                Problem("bad_offsets", start, end, f"[{start}, {end}) is outside the text (0-{len(text)})", index)
-            )
+            where = f"[{start}, {end}) is outside the text (0-{len(text)})"
+            problems.append(Problem("bad_offsets", start, end, where, chunk.metadata.get("index")))
             continue
-        counted = count(chunk.text)
-        if counted != chunk.token_count:
-            problems.append(
-                Problem("miscounted", start, end, f"reports {chunk.token_count} tokens, its text has {counted}", index)
-            )
-        tokens = max(counted, chunk.token_count)
         budget = parent_budget or chunk_size if is_parent(chunk) else chunk_size
-        if tokens > budget:
-            allowed = f" (max_chunk_size {max_chunk_size} allows a node kept whole)" if tokens <= max_chunk_size else ""
-            problems.append(Problem("over_budget", start, end, f"{tokens} tokens > {budget}{allowed}", index))
+        problems += _count_problems(chunk, count, budget, max_chunk_size)
         if is_parent(chunk):
             continue  # a parent's text names its parts; its span is its section's
-        if chunk.text != (reader.reads(start, end) if text_mode else text[start:end]):
-            problems.append(
-                Problem("bad_offsets", start, end, f"its text is not what [{start}, {end}) of the source reads", index)
-            )
-        if start < cursor:
-            problems.append(
-                Problem("bad_offsets", start, end, f"starts at {start}, inside the chunk before (ends {cursor})", index)
-            )
-        else:
-            problems.extend(_uncovered(reader, cursor, start, leaves_out))
+        problems += _span_problems(chunk, reader, cursor, text_mode, leaves_out)
         cursor = max(cursor, end)
     problems.extend(_uncovered(reader, cursor, len(text), leaves_out))
     problems.sort(key=lambda problem: problem.start)
+    return problems
+
+
+def _count_problems(chunk: TextChunk, count: Callable[[str], int], budget: int, max_chunk_size: int) -> list[Problem]:
+    """Whether `chunk` reports another count than its text has, and passes `budget`."""
+    index = chunk.metadata.get("index")
+    start, end = chunk.start_pos, chunk.end_pos
+    problems: list[Problem] = []
+    counted = count(chunk.text)
+    if counted != chunk.token_count:
+        problems.append(
+            Problem("miscounted", start, end, f"reports {chunk.token_count} tokens, its text has {counted}", index)
+        )
+    tokens = max(counted, chunk.token_count)
+    if tokens > budget:
+        allowed = f" (max_chunk_size {max_chunk_size} allows a node kept whole)" if tokens <= max_chunk_size else ""
+        problems.append(Problem("over_budget", start, end, f"{tokens} tokens > {budget}{allowed}", index))
+    return problems
+
+
+def _span_problems(chunk: TextChunk, reader: _Reader, cursor: int, text_mode: bool, leaves_out: bool) -> list[Problem]:
+    """Whether a leaf `chunk`'s text is not what its span reads as, and whether it starts
+    inside the chunk before (which ends at `cursor`), else the text between them that
+    no chunk holds."""
+    index = chunk.metadata.get("index")
+    start, end = chunk.start_pos, chunk.end_pos
+    problems: list[Problem] = []
+    if chunk.text != (reader.reads(start, end) if text_mode else reader.text[start:end]):
+        problems.append(
+            Problem("bad_offsets", start, end, f"its text is not what [{start}, {end}) of the source reads", index)
+        )
+    if start < cursor:
+        problems.append(
+            Problem("bad_offsets", start, end, f"starts at {start}, inside the chunk before (ends {cursor})", index)
+        )
+    else:
+        problems.extend(_uncovered(reader, cursor, start, leaves_out))
     return problems
 
 
@@ -239,7 +257,35 @@ def render_page(
     gaps = {(p.start, p.end): p.kind for p in problems if p.kind in ("uncovered", "left_out")}
     over = {p.chunk for p in problems if p.kind == "over_budget"}
     flagged = {p.chunk for p in problems if p.chunk is not None}
-    if options.text_mode:
+    tabs, centre = _centre(text, leaves, gaps, (over, flagged), options.text_mode)
+    title = options.title or "document"
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}: {len(chunks)} chunks</title><style>{_asset('view.css')}</style></head>"
+        f'<body class="{"text-mode" if options.text_mode else "source-mode"}">'
+        f"<header>{_header(text, chunks, problems, options)}</header>"
+        f'<main><aside id="outline"><h2>Outline</h2>{outline}</aside>'
+        f'<section id="centre">{tabs}{centre}</section>'
+        f'<aside id="side"><div id="detail"><h2>Chunk</h2><p class="hint">Click a chunk (or use j / k).</p></div>'
+        f"{_problems(problems)}{_parents(parents, over, flagged)}</aside></main>"
+        f'<script type="application/json" id="data">{_data(chunks, problems, options)}</script>'
+        f"<script>{_asset('view.js')}</script></body></html>\n"
+    )
+
+
+def _centre(
+    text: str,
+    leaves: list[TextChunk],
+    gaps: dict[tuple[int, int], str],
+    marks: tuple[set[Any], set[Any]],
+    text_mode: bool,
+) -> tuple[str, str]:
+    """The centre pane's tabs and content: in text mode, the chunks' texts and (a tab
+    away) the source; else the source with the chunks' overlaps. `marks`: the chunks
+    over budget and those with any problem."""
+    over, flagged = marks
+    if text_mode:
         centre = (
             '<div id="text" class="pane">'
             + "".join(_text_chunk(chunk, over, flagged) for chunk in leaves)
@@ -258,7 +304,12 @@ def render_page(
             + "</div>"
         )
         tabs = ""
-    data = json.dumps(
+    return tabs, centre
+
+
+def _data(chunks: Sequence[TextChunk], problems: Sequence[Problem], options: ViewOptions) -> str:
+    """The page's data for its script (chunks, problems, budget), as JSON safe in a script element."""
+    return json.dumps(
         {
             "budget": options.chunk_size,
             "text_mode": options.text_mode,
@@ -268,19 +319,6 @@ def render_page(
         ensure_ascii=False,
         separators=(",", ":"),
     ).replace("</", "<\\/")
-    title = options.title or "document"
-    return (
-        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}: {len(chunks)} chunks</title><style>{_asset('view.css')}</style></head>"
-        f'<body class="{"text-mode" if options.text_mode else "source-mode"}">'
-        f"<header>{_header(text, chunks, problems, options)}</header>"
-        f'<main><aside id="outline"><h2>Outline</h2>{outline}</aside>'
-        f'<section id="centre">{tabs}{centre}</section>'
-        f'<aside id="side"><div id="detail"><h2>Chunk</h2><p class="hint">Click a chunk (or use j / k).</p></div>'
-        f"{_problems(problems)}{_parents(parents, over, flagged)}</aside></main>"
-        f'<script type="application/json" id="data">{data}</script><script>{_asset("view.js")}</script></body></html>\n'
-    )
 
 
 @cache
@@ -328,50 +366,61 @@ def _source(
     uncovered spans marked; the pane's text is `text` itself. It comes in blocks of about
     `BLOCK` characters, each ending at a line end between chunks, which the browser lays
     out only when they near the screen (CSS `content-visibility`)."""
-    out: list[str] = [""]
-    opening = 0  # where the open block's start tag goes, once its lines are known
-    cursor = block = 0
+    pane = _SourcePane(text, gaps)
+    for number, chunk in enumerate(chunks):
+        start = min(max(chunk.start_pos, pane.cursor), len(text))
+        end = min(max(chunk.end_pos, start), len(text))
+        pane.gap(start)
+        following = chunks[number + 1] if number + 1 < len(chunks) else None
+        middle = max(start, end - _shared_tail(text, chunk, following, with_overlaps))
+        pane.out.append(f"<span {_attributes(chunk, kind, over, flagged)}>{_escape_source(text[start:middle])}")
+        if middle < end:
+            pane.out.append(f'<span class="ov">{_escape_source(text[middle:end])}</span>')
+        pane.out.append("</span>")
+        pane.cursor = end
+    pane.gap(len(text))
+    pane.close_block(len(text))
+    return "".join(pane.out)
 
-    def close_block(end: int) -> None:
+
+class _SourcePane:
+    """The source pane as `_source` writes it: its pieces (`out`), where the open
+    block's start tag goes (`opening`, once its lines are known) and where it starts
+    (`block`), and how far the text is written (`cursor`)."""
+
+    def __init__(self, text: str, gaps: dict[tuple[int, int], str]) -> None:
+        self.text = text
+        self.gaps = gaps
+        self.out: list[str] = [""]
+        self.opening = 0
+        self.cursor = self.block = 0
+
+    def close_block(self, end: int) -> None:
         # the height of a block before it is laid out: its lines (wrapping aside)
-        height = (text.count("\n", block, end) + 1) * LINE_PX
-        out[opening] = f'<div class="blk" style="contain-intrinsic-size:auto {height:.0f}px">'
-        out.append("</div>")
+        height = (self.text.count("\n", self.block, end) + 1) * LINE_PX
+        self.out[self.opening] = f'<div class="blk" style="contain-intrinsic-size:auto {height:.0f}px">'
+        self.out.append("</div>")
 
-    def gap(end: int) -> None:
-        nonlocal block, opening
+    def gap(self, end: int) -> None:
+        """The text from `cursor` to `end`, between chunks: marked where no chunk holds
+        it, and cut into blocks at line ends."""
+        text, cursor, out = self.text, self.cursor, self.out
         if end <= cursor:
             return
-        if (cursor, end) in gaps:
+        if (cursor, end) in self.gaps:
             piece = _escape_source(text[cursor:end])
-            kind = "gap left" if gaps[cursor, end] == "left_out" else "gap"
+            kind = "gap left" if self.gaps[cursor, end] == "left_out" else "gap"
             out.append(f'<span class="{kind}" data-start="{cursor}" data-end="{end}">{piece}</span>')
             return
-        cut = text.rfind("\n", cursor, end) + 1 if end - block >= BLOCK else 0
-        if cut <= block:
+        cut = text.rfind("\n", cursor, end) + 1 if end - self.block >= BLOCK else 0
+        if cut <= self.block:
             out.append(_escape_source(text[cursor:end]))
             return
         out.append(_escape_source(text[cursor:cut]))
-        close_block(cut - 1)
-        opening, block = len(out), cut
+        self.close_block(cut - 1)
+        self.opening, self.block = len(out), cut
         out.append("")
         out.append(_escape_source(text[cut:end]))
-
-    for number, chunk in enumerate(chunks):
-        start = min(max(chunk.start_pos, cursor), len(text))
-        end = min(max(chunk.end_pos, start), len(text))
-        gap(start)
-        cursor = start
-        shared = _shared_tail(text, chunk, chunks[number + 1] if number + 1 < len(chunks) else None, with_overlaps)
-        middle = max(start, end - shared)
-        out.append(f"<span {_attributes(chunk, kind, over, flagged)}>{_escape_source(text[start:middle])}")
-        if middle < end:
-            out.append(f'<span class="ov">{_escape_source(text[middle:end])}</span>')
-        out.append("</span>")
-        cursor = end
-    gap(len(text))
-    close_block(len(text))
-    return "".join(out)
 
 
 def _shared_tail(text: str, chunk: TextChunk, following: TextChunk | None, with_overlaps: bool) -> int:

@@ -107,3 +107,27 @@ def test_the_token_modules_import_each_other_without_a_cycle() -> None:
 
     for module in imports:
         visit(module)
+
+
+def test_the_package_never_imports_benchmarks_nor_changes_sys_path() -> None:
+    """The checkout's `benchmarks/` is not installed: the package (the CLI's `bench` too)
+    imports its harness from `outline_splitter.bench`, never by putting the checkout on
+    `sys.path`."""
+    found = []
+    for path in sorted((ROOT / "outline_splitter").rglob("*.py")):
+        where = path.relative_to(ROOT)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else []
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__":
+                names = [arg.value for arg in node.args[:1] if isinstance(arg, ast.Constant)]
+            elif isinstance(node, ast.Attribute) and node.attr == "path" and ast.unparse(node.value) == "sys":
+                found.append(f"{where}:{node.lineno} uses sys.path")
+                continue
+            else:
+                continue
+            tops = {str(name).split(".")[0] for name in names}
+            found += [f"{where}:{node.lineno} imports benchmarks"] if "benchmarks" in tops else []
+    assert not found, "\n".join(found)

@@ -253,35 +253,58 @@ def run_corpus(
         f"one tiktoken pass {floor:.3f} s"
     )
     structures = [structure_for(corpus.doc_type, document.text, count) for document in corpus.documents]
-    rows: list[Row] = []
-    for peer in peers:
-        if not peer.applies_to(corpus.doc_type):
-            continue
+    runs = _CorpusRun(corpus, encoding, count, floor, structures, echo, memory, timeout, deadline)
+    rows = [row for peer in peers if peer.applies_to(corpus.doc_type) for row in runs.rows(peer, budgets)]
+    rows.sort(key=lambda r: (peers.index(next(p for p in peers if p.name == r.splitter)), r.budget))
+    return rows
+
+
+_SPENT: tuple[Outcome, None] = (("skipped", "the harness's time budget was spent", None), None)
+
+
+@dataclass
+class _CorpusRun:
+    """What the runs of every splitter on one corpus share: its tokenizer (`encoding`,
+    `count`), one tiktoken pass's seconds (`floor`), the documents' ground truth
+    (`structures`), and the limits: whether to measure memory, each run's timeout and
+    the harness's deadline."""
+
+    corpus: Corpus
+    encoding: Any
+    count: Callable[[str], int]
+    floor: float
+    structures: list[Structure]
+    echo: Echo
+    memory: bool
+    timeout: float
+    deadline: float
+
+    def rows(self, peer: Peer, budgets: Sequence[int]) -> list[Row]:
+        """`peer`'s rows, largest budget first; after one that is not ok (the same reason
+        holds at the other budgets, or they are slower still), no other."""
+        corpus = self.corpus
         # Built once here, untimed, so that its library is imported before the forks and
         # an unavailable splitter is skipped without one.
-        if time.perf_counter() > deadline:
-            prepared: tuple[Outcome, None] | None = (("skipped", "the harness's time budget was spent", None), None)
-        else:
-            prepared = _prepare(peer, corpus, max(budgets), encoding)
+        spent = time.perf_counter() > self.deadline
+        prepared = _SPENT if spent else _prepare(peer, corpus, max(budgets), self.encoding)
+        rows: list[Row] = []
         for budget in sorted(budgets, reverse=True):
             row = Row(peer.name, corpus.name, corpus.doc_type, budget, "ok")
             rows.append(row)
-            if prepared is None and time.perf_counter() > deadline:
-                prepared = (("skipped", "the harness's time budget was spent", None), None)
-            outcome, row.peak_mb = prepared or run_once(
-                peer, budget, corpus, encoding, memory and budget == max(budgets), timeout
-            )
+            if prepared is None and time.perf_counter() > self.deadline:
+                prepared = _SPENT
+            measured = self.memory and budget == max(budgets)
+            outcome, row.peak_mb = prepared or run_once(peer, budget, corpus, self.encoding, measured, self.timeout)
             if outcome[0] != "ok":
                 row.status, row.reason = outcome[0], f"{outcome[1]} (at {budget} tokens)"
-                echo(f"  {peer.name}: {row.status}: {row.reason}")
-                break  # the same reason holds at the other budgets, or they are slower still
+                self.echo(f"  {peer.name}: {row.status}: {row.reason}")
+                break
             row.seconds, outputs = outcome[1], outcome[2]
             row.mb_per_s = figures.throughput(row.seconds, corpus.megabytes)
-            row.tiktoken_ratio = figures.tiktoken_ratio(row.seconds, floor)
-            measure(row, corpus, structures, outputs, count, peer.emits_text)
-            echo(f"  {peer.name} @ {budget}: {row.seconds:.2f} s, {row.chunks} chunks")
-    rows.sort(key=lambda r: (peers.index(next(p for p in peers if p.name == r.splitter)), r.budget))
-    return rows
+            row.tiktoken_ratio = figures.tiktoken_ratio(row.seconds, self.floor)
+            measure(row, corpus, self.structures, outputs, self.count, peer.emits_text)
+            self.echo(f"  {peer.name} @ {budget}: {row.seconds:.2f} s, {row.chunks} chunks")
+        return rows
 
 
 # -- reporting ----------------------------------------------------------------------
@@ -293,7 +316,17 @@ def _share(numerator: int, denominator: int) -> str:
 
 def table(rows: Sequence[Row], doc_type: str) -> str:
     """A Markdown table of `rows` (one corpus), skipped splitters listed below it."""
-    kinds = UNIT_KINDS.get(doc_type, ())
+    header = _columns(doc_type)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cells(row, doc_type)) + " |" for row in rows if row.status == "ok"]
+    skipped = {row.splitter: f"{row.status}: {row.reason}" for row in rows if row.status != "ok"}
+    lines += [f"\n- {name}: {reason}" for name, reason in skipped.items()]
+    return "\n".join(lines)
+
+
+def _columns(doc_type: str) -> list[str]:
+    """The table's column names for a corpus of `doc_type`: the figures of every corpus,
+    then its kinds of unit kept whole, then (prose) the sentence and heading figures."""
     header = [
         "splitter",
         "budget",
@@ -306,34 +339,28 @@ def table(rows: Sequence[Row], doc_type: str) -> str:
         "over",
         "worst",
         "exact span",
-        *(UNIT_LABELS.get(kind, f"{kind}s whole") for kind in kinds),
+        *(UNIT_LABELS.get(kind, f"{kind}s whole") for kind in UNIT_KINDS.get(doc_type, ())),
     ]
-    if doc_type in PROSE_TYPES:
-        header += ["mid-sentence", "heading orphans"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in rows:
-        if row.status != "ok":
-            continue
-        cells = [
-            row.splitter,
-            str(row.budget),
-            f"{row.seconds:.2f}",
-            f"{row.mb_per_s:.2f}",
-            f"{row.tiktoken_ratio:.1f}",
-            "-" if row.peak_mb is None else f"{row.peak_mb:.1f}",
-            str(row.chunks),
-            f"{row.mean_fill:.2f}",
-            _share(row.over_budget, row.chunks),
-            f"{100 * row.worst_overshoot:.0f}%",
-            _share(row.exact_spans, row.chunks),
-            *(_share(*row.kept_whole.get(kind, [0, 0])) for kind in kinds),
-        ]
-        if doc_type in PROSE_TYPES:
-            cells += [_share(*row.mid_sentence), str(row.heading_orphans)]
-        lines.append("| " + " | ".join(cells) + " |")
-    skipped = {row.splitter: f"{row.status}: {row.reason}" for row in rows if row.status != "ok"}
-    lines += [f"\n- {name}: {reason}" for name, reason in skipped.items()]
-    return "\n".join(lines)
+    return header + (["mid-sentence", "heading orphans"] if doc_type in PROSE_TYPES else [])
+
+
+def _cells(row: Row, doc_type: str) -> list[str]:
+    """A row's cells, in `_columns`' order."""
+    cells = [
+        row.splitter,
+        str(row.budget),
+        f"{row.seconds:.2f}",
+        f"{row.mb_per_s:.2f}",
+        f"{row.tiktoken_ratio:.1f}",
+        "-" if row.peak_mb is None else f"{row.peak_mb:.1f}",
+        str(row.chunks),
+        f"{row.mean_fill:.2f}",
+        _share(row.over_budget, row.chunks),
+        f"{100 * row.worst_overshoot:.0f}%",
+        _share(row.exact_spans, row.chunks),
+        *(_share(*row.kept_whole.get(kind, [0, 0])) for kind in UNIT_KINDS.get(doc_type, ())),
+    ]
+    return cells + ([_share(*row.mid_sentence), str(row.heading_orphans)] if doc_type in PROSE_TYPES else [])
 
 
 def machine() -> str:
@@ -387,30 +414,35 @@ def chart(rows: Sequence[Row], corpora: Sequence[Corpus], budget: int, path: Pat
         len(shown), 2, figsize=(13, sum(heights)), squeeze=False, gridspec_kw={"height_ratios": heights}
     )
     for (speed, whole), corpus, chosen in zip(axes, shown, per_corpus, strict=True):
-        names = [r.splitter for r in chosen]
-        colors = ["tab:green" if r.splitter == OUTLINE else "tab:gray" for r in chosen]
-        integrity = []
-        for r in chosen:
-            pairs = [v for v in r.kept_whole.values() if v[1]]
-            integrity.append(100 * sum(k for k, _ in pairs) / sum(e for _, e in pairs) if pairs else 0.0)
-        speeds = [r.mb_per_s for r in chosen]
-        for axis, values, title, unit in (
-            (speed, speeds, f"{corpus.name}: MB/s at {budget} tokens (higher is faster)", ""),
-            (whole, integrity, f"{corpus.name}: structures kept whole, % of those that fit", "%"),
-        ):
-            axis.barh(names, values, color=colors)
-            axis.invert_yaxis()
-            axis.set_title(title, fontsize=10)
-            axis.set_xlim(0, 100 if unit else max(speeds) * 1.25)
-            for y, (r, value) in enumerate(zip(chosen, values, strict=True)):
-                label = f" {value:.1f}{unit}" if r.status == "ok" else f" {r.status}: {r.reason.split(' (')[0][:40]}"
-                axis.text(value if r.status == "ok" else 0, y, label, va="center", fontsize=8)
-        whole.set_yticklabels([])
+        _chart_corpus(speed, whole, corpus, chosen, budget)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return True
+
+
+def _chart_corpus(speed: Any, whole: Any, corpus: Corpus, chosen: list[Row], budget: int) -> None:
+    """One corpus's two bar charts, on the axes `speed` and `whole`."""
+    names = [r.splitter for r in chosen]
+    colors = ["tab:green" if r.splitter == OUTLINE else "tab:gray" for r in chosen]
+    integrity = []
+    for r in chosen:
+        pairs = [v for v in r.kept_whole.values() if v[1]]
+        integrity.append(100 * sum(k for k, _ in pairs) / sum(e for _, e in pairs) if pairs else 0.0)
+    speeds = [r.mb_per_s for r in chosen]
+    for axis, values, title, unit in (
+        (speed, speeds, f"{corpus.name}: MB/s at {budget} tokens (higher is faster)", ""),
+        (whole, integrity, f"{corpus.name}: structures kept whole, % of those that fit", "%"),
+    ):
+        axis.barh(names, values, color=colors)
+        axis.invert_yaxis()
+        axis.set_title(title, fontsize=10)
+        axis.set_xlim(0, 100 if unit else max(speeds) * 1.25)
+        for y, (r, value) in enumerate(zip(chosen, values, strict=True)):
+            label = f" {value:.1f}{unit}" if r.status == "ok" else f" {r.status}: {r.reason.split(' (')[0][:40]}"
+            axis.text(value if r.status == "ok" else 0, y, label, va="center", fontsize=8)
+    whole.set_yticklabels([])
 
 
 def write_results(
@@ -463,7 +495,16 @@ wheel too, with the `bench` extra for the other splitters).
 
 Measured {when} on {where}.
 
-{picture}## Columns
+{picture}{_columns_section(budget)}
+## Results at {budget} tokens
+
+{report(rows, corpora, (budget,))}
+{_scaling_section()}"""
+
+
+def _columns_section(budget: int) -> str:
+    """`docs/benchmarks.md`'s section on what each column means."""
+    return f"""## Columns
 
 - **s**, **MB/s**: wall-clock seconds to split the whole corpus once, and its UTF-8 megabytes over them.
 - **x tiktoken**: those seconds over one tiktoken `encode_ordinary` pass over the same text (best of
@@ -483,11 +524,7 @@ Measured {when} on {where}.
 Each figure is defined in one docstring in `outline_splitter/bench/figures.py`; ground truth in
 `outline_splitter/bench/ground_truth.py`. Splitters that cannot run here are listed under their table
 with the reason.
-
-## Results at {budget} tokens
-
-{report(rows, corpora, (budget,))}
-{_scaling_section()}"""
+"""
 
 
 def _scaling_section() -> str:
@@ -518,6 +555,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="only splitters whose name contains one of these words (case-insensitive)",
     )
+    _add_limits(parser)
+    _add_outputs(parser)
+
+
+def _add_limits(parser: argparse.ArgumentParser) -> None:
+    """The harness's options of what it measures and for how long."""
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc pass (peak memory)")
     parser.add_argument(
         "--timeout",
@@ -533,6 +576,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"start no run after this many seconds; the rest are listed as skipped (default {MAX_SECONDS:.0f})",
     )
+
+
+def _add_outputs(parser: argparse.ArgumentParser) -> None:
+    """The harness's options of where its results go."""
     parser.add_argument(
         "--output-dir", type=Path, default=RESULTS, help=f"where latest.* go (default: {RESULTS}/ in this folder)"
     )
@@ -547,30 +594,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, echo: Echo = print) -> int:
     """Run the harness as `args` say; returns the exit code."""
     quiet_peers()
-    output_dir, docs = args.output_dir, None
-    if args.update_docs:
-        if args.corpus is not None:
-            echo("error: --update-docs writes the default corpora's results; it does not take --corpus")
-            return 2
-        if not DOCS.parent.is_dir() or not TRACKED_RESULTS.is_dir():
-            echo(f"error: --update-docs needs a source checkout ({DOCS.parent} is not here)")
-            return 2
-        output_dir, docs = TRACKED_RESULTS, DOCS
-    elif _same_folder(output_dir, TRACKED_RESULTS):
-        echo(f"error: {TRACKED_RESULTS} holds the tracked results: only --update-docs writes there")
+    outputs = _outputs(args, echo)
+    corpora = _corpora(args, echo) if outputs is not None else None
+    if outputs is None or corpora is None:
         return 2
-    if args.corpus is not None:
-        if not args.doc_type:
-            echo("error: --corpus needs --doc-type")
-            return 2
-        if not args.corpus.is_dir():
-            echo(f"error: {args.corpus} is not a folder")
-            return 2
-        corpora = [folder_corpus(args.corpus, args.doc_type)]
-    else:
-        corpora = default_corpora()
-        for folder in missing_shared_corpora():
-            echo(f"{folder} is not here: its corpus is skipped (../shared/corpora comes with the project's CI)")
+    output_dir, docs = outputs
     peers = [p for p in PEERS if not args.splitters or any(w.lower() in p.name.lower() for w in args.splitters)]
     budgets = sorted(set(args.budgets))
     if not peers or not budgets or min(budgets) < 1:
@@ -593,6 +621,40 @@ def run(args: argparse.Namespace, echo: Echo = print) -> int:
     write_results(rows, corpora, budgets, output_dir, docs, echo)
     echo(f"done in {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def _outputs(args: argparse.Namespace, echo: Echo) -> tuple[Path, Path | None] | None:
+    """Where `args` have the results go, and the docs page (with `--update-docs`); None
+    (after saying why) where they may not go there."""
+    if args.update_docs:
+        if args.corpus is not None:
+            echo("error: --update-docs writes the default corpora's results; it does not take --corpus")
+            return None
+        if not DOCS.parent.is_dir() or not TRACKED_RESULTS.is_dir():
+            echo(f"error: --update-docs needs a source checkout ({DOCS.parent} is not here)")
+            return None
+        return TRACKED_RESULTS, DOCS
+    if _same_folder(args.output_dir, TRACKED_RESULTS):
+        echo(f"error: {TRACKED_RESULTS} holds the tracked results: only --update-docs writes there")
+        return None
+    return args.output_dir, None
+
+
+def _corpora(args: argparse.Namespace, echo: Echo) -> list[Corpus] | None:
+    """The corpora `args` name (`--corpus`, else the default ones there are); None (after
+    saying why) where `--corpus` is no folder or lacks `--doc-type`."""
+    if args.corpus is None:
+        corpora = default_corpora()
+        for folder in missing_shared_corpora():
+            echo(f"{folder} is not here: its corpus is skipped (../shared/corpora comes with the project's CI)")
+        return corpora
+    if not args.doc_type:
+        echo("error: --corpus needs --doc-type")
+        return None
+    if not args.corpus.is_dir():
+        echo(f"error: {args.corpus} is not a folder")
+        return None
+    return [folder_corpus(args.corpus, args.doc_type)]
 
 
 def _same_folder(one: Path, other: Path) -> bool:

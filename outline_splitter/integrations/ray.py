@@ -69,56 +69,61 @@ def split_dataset(
     concurrency: int | tuple[int, int] | None = None,
     **splitter_args: Unpack[SplitterKwargs],
 ) -> ray.data.Dataset:
-    """A dataset of chunk rows, one per chunk of each document of `ds`, and one error row
-    per document that could not be split.
+    """A dataset of chunk rows, one per chunk of each document of `ds`, and one error row per document that
+    could not be split.
 
-    `text_column` holds each document's text (`str`, or `bytes` decoded with `encoding`,
-    as `read_binary_files` gives, its BOM dropped as `split_file` drops it; `errors` as
-    in `split_file`: bytes that do not decode fail their document unless it names
-    another codec error handler, `"replace"` reading them as U+FFFD).
-    `path_column` (default `path`), where the dataset has it, names each document: its
-    chunks' ids include it (equal texts in two files get two ids) and their metadata's
-    `source` is it, so a file's rows are `split_file`'s chunks. `splitter_args` are
-    `OutlineTextSplitter`'s options (`outline_splitter.options.SplitterOptions`); with
-    `doc_type="auto"` each row's format comes from its path by extension. `keep_columns`
-    are the input columns copied into each of the row's chunks (default: every column
-    but `text_column`). `batch_size` documents go to an actor at a time; `concurrency`
-    is the actor pool's size (`n` or `(min, max)`; default: Ray's), and where it could
-    take every CPU of the cluster, its actors ask for a share of all but one. A
-    document that cannot be decoded or split (an unknown extension, bytes not in
-    `encoding`) is a row whose `error` says why. Bad arguments, and a column that is
-    missing or would clash with a chunk field, raise `ValueError`.
+    `text_column` holds each document's text (`str`, or `bytes` decoded with `encoding`, as `read_binary_files`
+    gives, its BOM dropped as `split_file` drops it; `errors` as in `split_file`: bytes that do not decode fail
+    their document unless it names another codec error handler, `"replace"` reading them as U+FFFD).
+    `path_column` (default `path`), where the dataset has it, names each document: its chunks' ids include it
+    (equal texts in two files get two ids) and their metadata's `source` is it, so a file's rows are
+    `split_file`'s chunks. `splitter_args` are `OutlineTextSplitter`'s options
+    (`outline_splitter.options.SplitterOptions`); with `doc_type="auto"` each row's format comes from its path
+    by extension. `keep_columns` are the input columns copied into each of the row's chunks (default: every
+    column but `text_column`). `batch_size` documents go to an actor at a time; `concurrency` is the actor
+    pool's size (`n` or `(min, max)`; default: Ray's), and where it could take every CPU of the cluster, its
+    actors ask for a share of all but one. A document that cannot be decoded or split (an unknown extension,
+    bytes not in `encoding`) is a row whose `error` says why. Bad arguments, and a column that is missing or
+    would clash with a chunk field, raise `ValueError`.
     """
     doc_type = SplitterOptions.of(**splitter_args).doc_type
     check_decoding(encoding, errors)
     names = ds.schema().names
+    kept = _kept_columns(names, text_column, keep_columns, path_column if doc_type == "auto" else None)
+    _check_batch_size(batch_size)
+    options = {**splitter_args, "doc_type": doc_type}
+    Splitters(options, encoding)  # bad splitter arguments fail here, not on a worker
+    rows: dict[str, Any] = {"text_column": text_column, "path_column": path_column if path_column in names else None}
+    rows |= {"keep_columns": kept, "encoding": encoding, "splitter_args": options, "errors": errors}
+    pool = _actor_pool(concurrency)
+    return ds.map_batches(ChunkRows, batch_format="pyarrow", batch_size=batch_size, fn_constructor_kwargs=rows, **pool)
+
+
+def _check_batch_size(batch_size: object) -> None:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be an integer >= 1, not {batch_size!r}")
+
+
+def _actor_pool(concurrency: int | tuple[int, int] | None) -> dict[str, Any]:
+    """`map_batches`' actor pool arguments for `concurrency` on the cluster Ray is connected to."""
+    cpus = ray.cluster_resources().get("CPU", 1.0)  # type: ignore[no-untyped-call]  # Ray has no annotation here
+    return pool_arguments(concurrency, cpus, ray_version())
+
+
+def _kept_columns(
+    names: Sequence[str], text_column: str, keep_columns: Sequence[str] | None, path_column: str | None
+) -> list[str]:
+    """The columns copied into each chunk row (`keep_columns`, by default every one but
+    `text_column`); `ValueError` where one of them, `text_column` or a `path_column`
+    that is needed is missing, or one would clash with a chunk field."""
     kept = [name for name in names if name != text_column] if keep_columns is None else list(keep_columns)
-    for name in (text_column, *kept, *([path_column] if doc_type == "auto" else [])):
+    for name in (text_column, *kept, *([path_column] if path_column is not None else [])):
         if name not in names:
             raise ValueError(f"column {name!r} is not in the dataset; its columns: {', '.join(names)}")
     clashes = sorted(set(kept) & set(CHUNK_SCHEMA.names))
     if clashes:
         raise ValueError(f"keep_columns {clashes} clash with chunk fields: rename them or leave them out")
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be an integer >= 1, not {batch_size!r}")
-    options = {**splitter_args, "doc_type": doc_type}
-    Splitters(options, encoding)  # bad splitter arguments fail here, not on a worker
-    cpus = ray.cluster_resources().get("CPU", 1.0)  # type: ignore[no-untyped-call]  # Ray has no annotation here
-    pool = pool_arguments(concurrency, cpus, ray_version())
-    return ds.map_batches(
-        ChunkRows,
-        batch_format="pyarrow",
-        batch_size=batch_size,
-        fn_constructor_kwargs={
-            "text_column": text_column,
-            "path_column": path_column if path_column in names else None,
-            "keep_columns": kept,
-            "encoding": encoding,
-            "splitter_args": options,
-            "errors": errors,
-        },
-        **pool,
-    )
+    return kept
 
 
 with_option_parameters(split_dataset)
@@ -220,11 +225,8 @@ class ChunkRows:
                 raise ValueError(f"doc_type 'auto' needs a path to tell the format by, and the row has {path!r}")
             doc_type = doc_type_for_path(path)
         document_id = str(path) if path is not None else ""
-        chunks = self._splitters.splitter(doc_type).split(self._text(value), document_id=document_id)
-        if path is not None:
-            for chunk in chunks:
-                chunk.metadata["source"] = document_id
-        return chunks
+        source = document_id if path is not None else None
+        return self._splitters.splitter(doc_type).split(self._text(value), document_id=document_id, source=source)
 
     def _text(self, value: object) -> str:
         if isinstance(value, bytes):
