@@ -34,6 +34,12 @@ def side(atom: Atom, view: ChunkView) -> int:
     return LEADS if blank > 0 else TRAILS if blank < 0 else 0
 
 
+def may_cut_between(before: Atom, after: Atom, view: ChunkView) -> bool:
+    """Whether a chunk may end after `before` and the next start with `after`: neither
+    does `before` lead nor `after` trail (the plan's constraint, for the steps after it)."""
+    return side(before, view) != LEADS and side(after, view) != TRAILS
+
+
 def joins_back(atom: Atom, view: ChunkView) -> bool:
     """Whether `atom`, were it to open a chunk, joins the chunk before where the two fit:
     markup alone that closes what is before it, or the closer of a broken node."""

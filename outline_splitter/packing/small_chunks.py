@@ -11,6 +11,7 @@ from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.leaf import lines
+from outline_splitter.packing.rules import may_cut_between
 from outline_splitter.packing.view import ChunkView
 
 
@@ -44,7 +45,8 @@ def merge_small_chunks(
 def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
     """Each span still under `min_chunk_size` (no join fits) after taking the fewest
     last atoms of the span before it that bring it to `min_chunk_size`, where both
-    stay within `limit` and the one before keeps `min_chunk_size` too."""
+    stay within `limit`, the one before keeps `min_chunk_size` too and the cut between
+    them is one the packing rules allow (`rules.may_cut_between`)."""
     for i in range(1, len(spans)):
         span, previous = spans[i], spans[i - 1]
         if span.token_count >= min_chunk_size or span.after_cut or len(previous.atoms) < 2:
@@ -54,9 +56,9 @@ def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, mi
             grown = view.count(moved[0].start, span.end, limit)
             if grown > limit:
                 break
-            if grown < min_chunk_size:
-                continue
             kept = previous.atoms[:-k]
+            if grown < min_chunk_size or not may_cut_between(kept[-1], moved[0], view):
+                continue
             rest = view.count(kept[0].start, kept[-1].end, limit)
             # a shorter text may take more tokens ("><articl" 3, "><article" 2): recheck the cap
             if min_chunk_size <= rest <= limit and previous.lead < len(kept):
@@ -87,7 +89,8 @@ def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_ch
     """Each span still under `min_chunk_size` after taking the fewest first atoms of the
     span after it that bring it to `min_chunk_size`, where both stay within `limit`, the
     one after keeps `min_chunk_size` too, and the atoms taken hold more than the markup
-    that opens it and do not end with one that leads what follows."""
+    that opens it and the cut after them is one the packing rules allow
+    (`rules.may_cut_between`: not after what leads, not before what trails)."""
     for i in range(len(spans) - 2, -1, -1):
         span, following = spans[i], spans[i + 1]
         if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
@@ -97,7 +100,7 @@ def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_ch
             grown = view.count(span.start, moved[-1].end, limit)
             if grown > limit:
                 break
-            if grown < min_chunk_size or moved[-1].leading:
+            if grown < min_chunk_size or not may_cut_between(moved[-1], following.atoms[k], view):
                 continue
             kept = following.atoms[k:]
             rest = view.count(kept[0].start, kept[-1].end, limit)
