@@ -7,6 +7,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
+from outline_splitter.nodes import DOCUMENT, PARAGRAPH, Node, Trait
+from outline_splitter.packing import SourceView
+from outline_splitter.packing.atoms import Atom, collect_atoms
+from outline_splitter.packing.greedy import PackedSpan
+from outline_splitter.packing.small_chunks import merge_small_chunks
+from outline_splitter.tokens import resolve_tokenizer, span_counter_for
 from tests.conftest import corpus_files
 from tests.invariants import assert_source_chunks
 from tests.strategies import markdown_document
@@ -121,3 +127,25 @@ def test_a_tiny_chunk_between_two_code_blocks_takes_whole_lines():
     for chunk in chunks:
         assert chunk.start_pos == 0 or text[chunk.start_pos - 1] == "\n"
         assert chunk.end_pos == len(text) or text[chunk.end_pos] == "\n"
+
+
+def test_taking_atoms_from_the_chunk_before_leaves_no_heading_at_its_end():
+    """`min_chunk_size`'s takes obey the cut rules of the plan (`rules.may_cut_between`):
+    a small chunk that takes the last paragraph of the chunk before takes the heading that
+    leads it too, rather than leave the heading at that chunk's end."""
+    blocks = ["One " * 20 + "end.", "Heading", "Two " * 12 + "end.", "Tiny."]
+    text = "\n\n".join(blocks)
+    root, cursor = Node(DOCUMENT, 0, len(text)), 0
+    for block in blocks:
+        traits = Trait.LEADS if block == "Heading" else Trait.NONE
+        root.children.append(Node(PARAGRAPH, cursor, cursor + len(block), traits=traits))
+        cursor += len(block) + 2
+    view = SourceView(text, span_counter_for(resolve_tokenizer("cl100k_base"), text))
+    atoms = [atom for atom in collect_atoms(root, view, 30, 30) if isinstance(atom, Atom)]
+    assert len(atoms) == 4
+    spans = [PackedSpan(atoms[:3], view.count(atoms[0].start, atoms[2].end)), PackedSpan(atoms[3:], 2)]
+    # joined they are over 39 tokens; the last paragraph alone would bring the tiny one to 16
+    assert view.count(atoms[0].start, atoms[3].end) > 39 >= spans[0].token_count
+    assert view.count(atoms[2].start, atoms[3].end) >= 16
+    merged = [text[span.start : span.end] for span in merge_small_chunks(spans, view, 39, 16)]
+    assert merged == [blocks[0], "\n\n".join(blocks[1:])]

@@ -1,9 +1,10 @@
 """Pass two: packing an outline into token-budgeted chunks.
 
 `pack_outline` runs the steps in order: `atoms` (walk down to what fits), `balance`
-(balanced cuts of the runs that need several chunks), `greedy`
-(join atoms under the budget), `small_chunks` (markup-only chunks join a neighbour, then
-min_chunk_size), then the caller adds `overlap` and `metadata`.
+(balanced cuts of the runs that need several chunks), `greedy` (join atoms under the
+budget, confirming each chunk's exact count), `small_chunks` (min_chunk_size), then the
+caller adds `overlap` and `metadata`. Which side of a cut an atom belongs to (what leads,
+markup alone) is `rules`, read by both `balance` and `greedy`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from outline_splitter.nodes import Node
 from outline_splitter.packing.atoms import Atom, collect_atoms
 from outline_splitter.packing.balance import balance_runs
 from outline_splitter.packing.greedy import PackedSpan, pack_atoms
-from outline_splitter.packing.small_chunks import join_blank_chunks, merge_small_chunks
+from outline_splitter.packing.small_chunks import merge_small_chunks
 from outline_splitter.packing.view import ChunkView, SourceView
 
 __all__ = ["Atom", "ChunkView", "PackedSpan", "SourceView", "pack_outline"]
@@ -31,5 +32,5 @@ def pack_outline(
     first; with `merge_across_sections`, in any): only a `never_break_within` node or a
     separator group may pass `chunk_size`, up to `max_chunk_size`."""
     atoms = balance_runs(collect_atoms(root, view, chunk_size, max_chunk_size), view, chunk_size)
-    spans = join_blank_chunks(pack_atoms(atoms, view, chunk_size, max_chunk_size), view, chunk_size)
+    spans = pack_atoms(atoms, view, chunk_size, max_chunk_size)
     return merge_small_chunks(spans, view, chunk_size, min_chunk_size, merge_across_sections)

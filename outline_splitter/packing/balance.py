@@ -16,11 +16,12 @@ on out to the end of the run.
 Each split is `balanced_cuts`: each atom's size is its estimated count with the white
 space after it, so the size of consecutive atoms is a difference of prefix sums (a close
 estimate of their exact count, which is checked for each planned part). A chunk may
-not end after a leading atom (a heading, a lead-in, a comment), which stays with what
-follows, nor after markup that opens what follows, nor before markup that closes what
-is before it. From the end backwards, `need[j]` is the fewest
-chunks the atoms from `j` on take; then, from the start, each cut is the one nearest an
-equal share of what is left among those that keep `need` on course. The cuts become
+not end after an atom that leads (a heading, a lead-in, a comment, markup that opens
+what follows) nor start with markup that closes what is before it (`rules.side`), and
+the atoms a chunk carried on start the next one together. From the end backwards,
+`need[j]` is the fewest chunks the atoms from `j` on take; then, from the start, each
+cut is the one nearest an equal share of what is left among those that keep `need` on
+course. The cuts become
 `BARRIER`s before the greedy pass, which still closes a chunk wherever the exact count
 says the next atom does not fit.
 """
@@ -35,6 +36,7 @@ from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut
+from outline_splitter.packing.rules import carried_on, leading_tail, side
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
@@ -55,7 +57,7 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
         if isinstance(atom, Atom):
             own.append(atom)
             continue
-        if atom is BARRIER and _leading_tail(own) == 0:
+        if atom is BARRIER and leading_tail(own, view) == 0:
             # all of it leads (a chain of headers): nothing to plan, all of it carries on;
             # extended in place, since a long chain would be copied per BARRIER
             out += own
@@ -64,11 +66,12 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
             own = []
             continue
         run = carried + own if carried else own
-        tail = len(carried) + _leading_tail(own) if atom is BARRIER else len(run)
+        tail = carried_on(run, view) if atom is BARRIER else len(run)
         members = cast("list[Atom | Cut | Barrier]", own)  # (the same list: BARRIERs go in)
         own = []
-        planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size)
-        skip, carried = len(carried), run[tail:]
+        skip = len(carried)
+        planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size, skip)
+        carried = run[tail:]
         if planned:
             _insert_barriers(members, sorted(i - skip for i in planned if i >= skip))
         if out:
@@ -92,18 +95,11 @@ def _insert_barriers(members: list[Atom | Cut | Barrier], cuts: list[int]) -> No
         end = cut
 
 
-def _leading_tail(run: list[Atom]) -> int:
-    """Where the leading atoms at the end of `run` begin."""
-    i = len(run)
-    while i > 0 and run[i - 1].leading:
-        i -= 1
-    return i
-
-
-def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
+def _plan(run: list[Atom], view: ChunkView, chunk_size: int, carried: int) -> set[int]:
     """The positions in `run` before which a balanced split closes a chunk: none if the
     run fits one chunk, or if no plan within `_TRIES` has every part fit by its exact count
-    (the sizes are estimates: then the greedy pass alone fills the run)."""
+    (the sizes are estimates: then the greedy pass alone fills the run). Its first
+    `carried` atoms, which the chunk before carried on, start the first chunk together."""
     if len(run) < 2 or fits(view, run[0].start, run[-1].end, chunk_size):
         return set()
     # a long run's prefix sums and depths are arrays of 4-byte ints and bytes, not lists
@@ -111,13 +107,10 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int) -> set[int]:
     # functions) was the peak of its split
     prefix = _prefix_sums(_sizes(run, view, chunk_size))
     depth = _narrowed(_indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run)))))
-    sides = [view.blank_side(atom.start, atom.end) for atom in run]
-    # no chunk ends with what leads, or with markup that opens what follows it, nor
-    # starts with markup that closes what is before it (a byte each, not a list's 8)
+    sides = bytearray(side(atom, view) + 1 for atom in run)  # (rules.side, 0 to 2: a byte each)
+    # no chunk ends with what leads, nor starts with what trails (a byte each, not a list's 8)
     allowed = bytearray(1)
-    allowed += bytearray(
-        not run[i - 1].leading and sides[i] >= 0 and (sides[i - 1] <= 0 or sides[i] > 0) for i in range(1, len(run))
-    )
+    allowed += bytearray(i > carried and sides[i - 1] <= 1 <= sides[i] for i in range(1, len(run)))
     del sides
     budget = chunk_size
     for _ in range(_TRIES):
@@ -154,7 +147,8 @@ def _nested_cuts(prefix: Sequence[int], depth: array[int], allowed: bytearray, b
     start, scan = 0, 1  # the last cut, and the first place not yet planned
     while True:
         inner = deepest_from[scan]
-        end = next((i for i in range(scan, n) if allowed[i] and depth[i] < inner), n)
+        # (at least one place at a time: a run whose depth rose would plan the same place forever)
+        end = next((i for i in range(scan + 1, n) if allowed[i] and depth[i] < inner), n)
         here = bytearray(1)
         here += bytearray(allowed[i] and depth[i] == inner for i in range(scan, end))
         # the prefix sums of [what lies from the last cut to scan, as one unit, *sizes[scan:end]]

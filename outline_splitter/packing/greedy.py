@@ -1,11 +1,12 @@
 """Joining atoms into chunks: greedy, in document order, under the token budget.
 
 An atom joins the open chunk while the chunk's span stays within the budget; otherwise
-the chunk is closed and the atom opens the next one. Leading atoms (a heading, a
-comment) at the end of a closed chunk move to the next one, so they stay with the
-content they introduce; a trailing atom (the closing `}` of a broken definition) that
-would open a chunk joins the one before where the two fit. A `BARRIER` (before a node that had to be broken) closes the
-open chunk in the same way. Where a heading and the paragraph after it fit the budget
+the chunk is closed and the atom opens the next one. Atoms that lead (`rules.side`: a
+heading, a comment, markup that opens what follows) at the end of a closed chunk move to
+the next one, so they stay with the content they introduce, as does a rest that is
+markup alone; a trailing atom (the closing `}` of a broken definition, an end tag) that
+would open a chunk joins the one before where the two fit. A `BARRIER` (before a node
+that had to be broken) closes the open chunk in the same way. Where a heading and the paragraph after it fit the budget
 only apart, the paragraph is cut at sentences so that the heading does not stand alone;
 a list, table, code block or section that fits is never cut for that; a piece of a leaf
 already broken, and a leaf cut at lines that is not verbatim (a docstring after its
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import sys
 
-from outline_splitter.nodes import Trait, TraitBit
+from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
+from outline_splitter.packing.rules import carried_on, joins_back, shows_nothing
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
@@ -72,6 +74,7 @@ class _GreedyPacker:
         self.max_chunk_size = max_chunk_size
         self.packed: list[PackedSpan] = []
         self.cut = False  # omitted text since the last span closed
+        self.carried: Atom | None = None  # the first atom a closed chunk carried on
         self.pending: list[Atom | Cut | Barrier] = []
         # without a close estimate, asking for each atom whether the open chunk still
         # fits would count the growing chunk again and again (quadratic in the chunk
@@ -118,7 +121,7 @@ class _GreedyPacker:
             atom = pending.pop()
             if isinstance(atom, Cut):
                 if current:
-                    self.close(current)
+                    self.close(current, before_cut=True)
                 current = []
                 self.cut = bool(self.packed)
                 continue
@@ -128,15 +131,16 @@ class _GreedyPacker:
             if current and self.fits(current[0].start, atom.end):
                 current.append(atom)
                 continue
-            if not current and self.joins_previous(atom):
+            if not current and joins_back(atom, self.view) and self.join_back([atom]):
                 continue
-            current = self.close_keeping_leading(current)
+            current = self.shed_markup(self.close_keeping_leading(current), atom.end)
             if current and not self.fits(current[0].start, atom.end):
                 sentences = self.head_atoms(current[0].start, atom) if _recut(atom) else self.sentence_atoms(atom)
                 if len(sentences) > 1:  # let the heading take the paragraph's first sentences
                     pending.extend(reversed(sentences))
                     continue
-                if len(current) > 1 and _recut(atom):  # the nearest leading atom may take a head alone
+                if len(current) > 1 and _recut(atom) and not shows_nothing(current[:-1], self.view):
+                    # the nearest leading atom may take a head alone (not leaving markup alone)
                     self.close(current[:-1])
                     current = current[-1:]
                     pending.append(atom)
@@ -148,42 +152,60 @@ class _GreedyPacker:
             self.close(current)
         return self.packed
 
-    def close(self, chunk: list[Atom]) -> None:
+    def close(self, chunk: list[Atom], before_cut: bool = False) -> None:
         """Close `chunk` as one span. Where an estimate let in joins that do not fit after
-        all, the longest head that fits is the span and each atom after it one of its own."""
+        all, the longest head that fits is the span and each atom after it one of its own.
+        Markup alone joins the span before it where the two fit, and is left out where it
+        borders omitted text (a content option's frame)."""
         view = self.view
+        if shows_nothing(chunk, view) and (self.join_back(chunk) or before_cut or self.cut):
+            return
         cut = len(chunk)
         count = view.count(chunk[0].start, chunk[-1].end)
         limit = max(self.chunk_size, chunk[0].limit(self.chunk_size, self.max_chunk_size))
         while cut > 1 and count > limit:
             cut -= 1
             count = view.count(chunk[0].start, chunk[cut - 1].end)
-        self.packed.append(PackedSpan(chunk[:cut], count, self.cut))
+        lead = _opening(chunk, view) if chunk[0] is self.carried else 0
+        self.packed.append(PackedSpan(chunk[:cut], count, self.cut, lead))
         self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
 
-    def joins_previous(self, atom: Atom) -> bool:
-        """Join a trailing atom (a closing `}`) that would start a chunk to the chunk
-        before, where the two fit and nothing was omitted between them."""
+    def join_back(self, atoms: list[Atom]) -> bool:
+        """Join `atoms`, which would start a chunk but belong to the one before (a closing
+        `}` or end tag, markup alone), to the chunk before, where the two fit and nothing
+        was omitted between them."""
         packed = self.packed
-        if self.cut or not packed or not atom.node.traits._value_ & TraitBit.TRAILS:
+        if self.cut or not packed:
             return False
-        last = packed[-1]
-        if not fits_within(self.view, last.start, atom.end, self.chunk_size):
+        last, end = packed[-1], atoms[-1].end
+        if not fits_within(self.view, last.start, end, self.chunk_size):
             return False
-        packed[-1] = PackedSpan(
-            [*last.atoms, atom], self.view.count(last.start, atom.end), last.after_cut, last.opening
-        )
+        count = self.view.count(last.start, end, self.chunk_size)
+        if count > self.chunk_size:
+            return False
+        packed[-1] = PackedSpan([*last.atoms, *atoms], count, last.after_cut, last.opening)
         return True
 
     def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:
-        """Close `chunk` but for the leading atoms at its end; return those."""
-        cut = len(chunk)
-        while cut > 0 and chunk[cut - 1].leading:
-            cut -= 1
+        """Close `chunk` but for the atoms that lead at its end (and all of it if the rest
+        is markup alone, which goes with what follows); return those."""
+        cut = carried_on(chunk, self.view)
         if cut > 0:
             self.close(chunk[:cut])
+        self.carried = chunk[cut] if cut < len(chunk) else None
         return chunk[cut:]
+
+    def shed_markup(self, chunk: list[Atom], end: int) -> list[Atom]:
+        """`chunk`, the atoms carried on, without the markup alone at its start where that
+        joins the chunk before and lets the rest fit with the atom that ends at `end`: a
+        heading kept with its paragraph matters more than a start tag kept with its block."""
+        k = 0
+        while k < len(chunk) - 1 and self.view.blank_side(chunk[k].start, chunk[k].end) != 0:
+            k += 1
+        if k == 0 or self.fits(chunk[0].start, end) or not self.fits(chunk[k].start, end):
+            return chunk
+        return chunk[k:] if self.join_back(chunk[:k]) else chunk
 
     def sentence_atoms(self, atom: Atom) -> list[Atom]:
         """The sentences of a whole `PROSE` leaf atom (just the atom if it has one)."""
@@ -208,3 +230,13 @@ class _GreedyPacker:
         rest = split_leaf(self.view, ends[low], atom.end, self.chunk_size, levels)
         pieces = [head, *rest]
         return [Piece(a, b, atom.node, atom.ancestors) for a, b in pieces]
+
+
+def _opening(chunk: list[Atom], view: ChunkView) -> int:
+    """How many of the first atoms of `chunk`, carried on from the chunk before, are
+    markup alone that opens what follows (`PackedSpan.opening`: metadata reads the atom
+    after them; markup that simply opens a chunk, as `{` a document, speaks for it)."""
+    i = 0
+    while i < len(chunk) - 1 and view.blank_side(chunk[i].start, chunk[i].end) > 0:
+        i += 1
+    return i

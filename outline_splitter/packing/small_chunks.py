@@ -1,9 +1,7 @@
-"""Chunks that join a neighbour: a chunk that shows nothing (markup alone, such as the
-tags between two blocks: the view's `blank_side`) joins the chunk on its side where the
-budget allows, or else the one on the other side; and under `min_chunk_size`, a chunk
-joins a neighbour in the same section if the joined span still fits the budget (the
-previous neighbour first, so no tiny chunk is left at a section's end). No join crosses
-omitted text; a blank chunk that borders it is left out with it."""
+"""Chunks under `min_chunk_size` that join a neighbour: in the same section if the joined
+span still fits the budget (the previous neighbour first, so no tiny chunk is left at a
+section's end). No join crosses omitted text. (Markup alone is placed by the packing
+rules of `rules.py`, in the plan and the greedy pass, not here.)"""
 
 from __future__ import annotations
 
@@ -13,69 +11,8 @@ from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.leaf import lines
-from outline_splitter.packing.view import ChunkView, fits
-
-
-def _joined(view: ChunkView, first: PackedSpan, second: PackedSpan, chunk_size: int) -> PackedSpan | None:
-    """`first` and `second` as one span if it fits the budget and no omitted text lies
-    between them; markup that opens the second opens the joined span."""
-    if second.after_cut or not fits(view, first.start, second.end, chunk_size):
-        return None
-    count = view.count(first.start, second.end, chunk_size)
-    if count > chunk_size:
-        return None
-    opening = len(first.atoms) + second.opening if view.blank_side(first.start, first.end) > 0 else first.opening
-    return PackedSpan(first.atoms + second.atoms, count, first.after_cut, opening)
-
-
-def _join_back(spans: list[PackedSpan], view: ChunkView, chunk_size: int, sides: set[int]) -> list[PackedSpan]:
-    """Each blank span whose side is in `sides` joined to the span before it, if it can."""
-    out: list[PackedSpan] = []
-    for span in spans:
-        joined = None
-        if out and view.blank_side(span.start, span.end) in sides:
-            joined = _joined(view, out[-1], span, chunk_size)
-        if joined is not None:
-            out[-1] = joined
-        else:
-            out.append(span)
-    return out
-
-
-def join_blank_chunks(spans: list[PackedSpan], view: ChunkView, chunk_size: int) -> list[PackedSpan]:
-    """Spans after joining each one that shows nothing to a neighbour: first to the
-    chunk before those that close it, then to the chunk after those that open it (or
-    could not go back), then back again for what could go nowhere else."""
-    if len(spans) < 2:
-        return spans
-    spans = _join_back(spans, view, chunk_size, {-1})
-    out: list[PackedSpan] = []
-    for span in reversed(spans):
-        joined = None
-        if out and view.blank_side(span.start, span.end) != 0:
-            joined = _joined(view, span, out[-1], chunk_size)
-        if joined is not None:
-            out[-1] = joined
-        else:
-            out.append(span)
-    return _drop_framing(_join_back(out[::-1], view, chunk_size, {-1, 1}), view)
-
-
-def _drop_framing(spans: list[PackedSpan], view: ChunkView) -> list[PackedSpan]:
-    """Without the blank spans left next to omitted text: the markup around what a
-    content option left out (its siblings' end tags, a rule between), which no join may
-    carry across the omission."""
-    out: list[PackedSpan] = []
-    cut = False
-    for i, span in enumerate(spans):
-        borders_cut = span.after_cut or (i + 1 < len(spans) and spans[i + 1].after_cut)
-        if borders_cut and view.blank_side(span.start, span.end) != 0:
-            cut = True
-            continue
-        if cut:
-            span.after_cut, cut = True, False
-        out.append(span)
-    return out
+from outline_splitter.packing.rules import may_cut_between
+from outline_splitter.packing.view import ChunkView
 
 
 def merge_small_chunks(
@@ -100,7 +37,8 @@ def merge_small_chunks(
 def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
     """Each span still under `min_chunk_size` (no join fits) after taking the fewest
     last atoms of the span before it that bring it to `min_chunk_size`, where both
-    stay within `limit` and the one before keeps `min_chunk_size` too."""
+    stay within `limit`, the one before keeps `min_chunk_size` too and the cut between
+    them is one the packing rules allow (`rules.may_cut_between`)."""
     for i in range(1, len(spans)):
         span, previous = spans[i], spans[i - 1]
         if span.token_count >= min_chunk_size or span.after_cut or len(previous.atoms) < 2:
@@ -110,9 +48,9 @@ def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, mi
             grown = view.count(moved[0].start, span.end, limit)
             if grown > limit:
                 break
-            if grown < min_chunk_size:
-                continue
             kept = previous.atoms[:-k]
+            if grown < min_chunk_size or not may_cut_between(kept[-1], moved[0], view):
+                continue
             rest = view.count(kept[0].start, kept[-1].end, limit)
             # a shorter text may take more tokens ("><articl" 3, "><article" 2): recheck the cap
             if min_chunk_size <= rest <= limit and previous.opening < len(kept):
@@ -144,7 +82,8 @@ def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_ch
     """Each span still under `min_chunk_size` after taking the fewest first atoms of the
     span after it that bring it to `min_chunk_size`, where both stay within `limit`, the
     one after keeps `min_chunk_size` too, and the atoms taken hold more than the markup
-    that opens it and do not end with one that leads what follows."""
+    that opens it and the cut after them is one the packing rules allow
+    (`rules.may_cut_between`: not after what leads, not before what trails)."""
     for i in range(len(spans) - 2, -1, -1):
         span, following = spans[i], spans[i + 1]
         if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
@@ -154,7 +93,7 @@ def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_ch
             grown = view.count(span.start, moved[-1].end, limit)
             if grown > limit:
                 break
-            if grown < min_chunk_size or moved[-1].leading:
+            if grown < min_chunk_size or not may_cut_between(moved[-1], following.atoms[k], view):
                 continue
             kept = following.atoms[k:]
             rest = view.count(kept[0].start, kept[-1].end, limit)

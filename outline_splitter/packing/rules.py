@@ -1,0 +1,64 @@
+"""Which side of a cut an atom belongs to: the one statement of "what introduces
+something stays with it" and "markup never stands alone", which the planner
+(`balance.py`, where no cut may fall) and the greedy pass (`greedy.py`, which carries
+what leads into the next chunk and joins what trails to the chunk before) both read.
+
+An atom *leads* (`side` 1) if it is a heading, a lead-in, a comment or a decorator
+(`Trait.LEADS`, a whole node) or markup alone that opens what follows (`<div>`, `{`
+in data); it *trails* (`side` -1) if it is markup alone that closes what is before it
+(`</div>`): no planned cut falls after what leads or before what trails. The closer of
+a broken node (`Trait.TRAILS`: `}`, `end`) is code, which may stand alone where it must,
+so it binds no plan: it joins the chunk before where the two fit (`joins_back`). A chunk
+that is markup alone, which neither rule could place, joins the chunk before it where
+the two fit, and is left out with omitted text it borders (`greedy._GreedyPacker.close`).
+"""
+
+from __future__ import annotations
+
+from outline_splitter.nodes import TraitBit
+from outline_splitter.packing.atoms import Atom
+from outline_splitter.packing.view import ChunkView
+
+LEADS = 1
+TRAILS = -1
+
+
+def side(atom: Atom, view: ChunkView) -> int:
+    """`LEADS` if `atom` stays with the chunk after it, `TRAILS` if with the chunk before
+    it, 0 if a cut may fall on either side of it."""
+    if atom.leading:
+        return LEADS
+    blank = view.blank_side(atom.start, atom.end)
+    return LEADS if blank > 0 else TRAILS if blank < 0 else 0
+
+
+def may_cut_between(before: Atom, after: Atom, view: ChunkView) -> bool:
+    """Whether a chunk may end after `before` and the next start with `after`: neither
+    does `before` lead nor `after` trail (the plan's constraint, for the steps after it)."""
+    return side(before, view) != LEADS and side(after, view) != TRAILS
+
+
+def joins_back(atom: Atom, view: ChunkView) -> bool:
+    """Whether `atom`, were it to open a chunk, joins the chunk before where the two fit:
+    markup alone that closes what is before it, or the closer of a broken node."""
+    return bool(atom.node.traits._value_ & TraitBit.TRAILS) or side(atom, view) == TRAILS
+
+
+def leading_tail(atoms: list[Atom], view: ChunkView) -> int:
+    """Where the atoms that lead at the end of `atoms` begin (`len(atoms)` if none do)."""
+    i = len(atoms)
+    while i > 0 and side(atoms[i - 1], view) == LEADS:
+        i -= 1
+    return i
+
+
+def carried_on(atoms: list[Atom], view: ChunkView) -> int:
+    """Where the atoms that a chunk closed before a broken node carries on into the next
+    chunk begin: those that lead at its end, or all of it if the rest is markup alone."""
+    cut = leading_tail(atoms, view)
+    return 0 if cut > 0 and view.blank_side(atoms[0].start, atoms[cut - 1].end) != 0 else cut
+
+
+def shows_nothing(atoms: list[Atom], view: ChunkView) -> bool:
+    """Whether the span of `atoms` is markup alone (white space and tags: no text)."""
+    return view.blank_side(atoms[0].start, atoms[-1].end) != 0
