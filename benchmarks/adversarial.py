@@ -2,7 +2,7 @@
 the ratio time(2n) / time(n). A linear step stays near 2; the robustness issue asks for at
 most 2.5 up to 1 MB.
 
-    python -m benchmarks.adversarial [--max-bytes 1048576] [--case NAME ...] [--repeat 3]
+    python -m benchmarks.adversarial [--max-bytes 1048576] [--case NAME ...] [--repeat 3] [--steps]
 
 Each case is a pattern repeated to the size and one function run over it: the HTML
 scanner alone (where backtracking would live) or a whole split (the deep-nesting cases:
@@ -184,6 +184,7 @@ def main() -> None:
     parser.add_argument("--max-bytes", type=int, default=1 << 20)
     parser.add_argument("--case", action="append", help="only the cases whose name contains this")
     parser.add_argument("--repeat", type=int, default=3, help="least turns of the two sizes of each step")
+    parser.add_argument("--steps", action="store_true", help="print every step's time and ratio too")
     args = parser.parse_args()
     sizes = doubling_sizes(args.max_bytes)
     worst_overall = 0.0
@@ -192,6 +193,9 @@ def main() -> None:
         if args.case and not any(part in case.name for part in args.case):
             continue
         rows = doubling_ratios(case, halving_sizes(case.up_to) if case.up_to else sizes, args.repeat)
+        if args.steps:
+            for size, seconds, ratio in rows:
+                print(f"  {size:>10} bytes {seconds * 1e3:11.1f} ms {ratio:6.2f}")
         # steps from under a millisecond are timer noise, not growth
         worst, at = max(((ratio, size) for size, seconds, ratio in rows if seconds / ratio > 1e-3), default=(0.0, 0))
         worst_overall = max(worst_overall, worst)

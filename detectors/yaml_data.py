@@ -63,7 +63,7 @@ def _key_text(kind: str, raw: str) -> str | None:
         return _ESCAPE.sub(_unescape, raw[1:-1])
     if kind == "single_quote_scalar":
         return raw[1:-1].replace("''", "'")
-    name = raw.strip()
+    name = raw.strip(" \t\r\n")  # YAML's white space: a no-break space is part of the key
     return None if name == MERGE_KEY and kind == "plain_scalar" else name
 
 

@@ -114,6 +114,14 @@ def test_yaml_chunks_are_exact_and_their_key_paths_resolve(
     check("yaml", text, chunk_size)
 
 
+def test_a_yaml_key_keeps_its_no_break_space() -> None:
+    # found by the test above: YAML's white space is spaces, tabs and line breaks, so a
+    # plain key that starts with U+00A0 keeps it (its key path named ":x" for "\xa0:x")
+    text = "\xa0:0:x: 1000\nb: [2, 3, 4, 5, 6, 7, 8, 9]\n"
+    chunks = check("yaml", text, 8)  # (each key path resolves)
+    assert chunks[0].metadata["key_path"] == '$["\xa0:0:x"]'
+
+
 @_SETTINGS
 @given(_VALUES, st.data())
 def test_invalid_data_still_gives_valid_chunks(value: Any, data: st.DataObject) -> None:

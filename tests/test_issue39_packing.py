@@ -9,6 +9,7 @@ from itertools import pairwise
 
 import pytest
 
+from benchmarks.adversarial import python_nesting
 from outline_splitter import OutlineTextSplitter
 from tests.hostile import split_checked
 
@@ -132,3 +133,37 @@ def test_the_issues_table_is_an_indented_code_block_cut_at_a_line() -> None:
     for chunk in split_checked(text, "markdown", chunk_size=20, min_chunk_size=10):
         assert chunk.start_pos == 0 or text[chunk.start_pos - 1] in " \n"
         assert text[chunk.end_pos] == "\n"
+
+
+def _characters_counted_again(text: str, size: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The characters a split of `text` hands the tokenizer to count, beyond the one
+    encode of the whole document its token index is built from."""
+    splitter = OutlineTextSplitter(doc_type="python", chunk_size=size)
+    tokenizer = splitter.tokenizer
+    count, counted = tokenizer.count, 0
+
+    def counting(piece: str) -> int:
+        nonlocal counted
+        counted += len(piece)
+        return count(piece)
+
+    monkeypatch.setattr(tokenizer, "count", counting)
+    assert splitter.split(text)
+    return counted
+
+
+@pytest.mark.parametrize("megabytes", [1, 2])
+def test_deep_python_nesting_counts_no_indentation_again(megabytes: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 39's item 12: lines indented deeper than the budget are leaves cut at their
+    # line end, and evening out the two parts counted them untrimmed: the indentation
+    # has no sync point, so each count encoded it whole again (a third of the text at
+    # 1 MB, 87% at 2 MB, where lines run to 2,000 spaces), which made the doubling step
+    # to 50 MB 3.2x at 64 tokens; the chunks themselves are trimmed
+    text = python_nesting(megabytes << 20)
+    assert _characters_counted_again(text, 8, monkeypatch) < len(text) // 50
+
+
+def test_deep_python_nesting_keeps_the_invariants() -> None:
+    text = python_nesting(256 << 10)
+    chunks = split_checked(text, "python", chunk_size=4)
+    assert [c.text for c in chunks[-2:]] == ["if a:", "x = 1"]

@@ -96,9 +96,19 @@ def even_pair(view: ChunkView, pair: list[Span], cuts: list[int], limit: int) ->
     """Two consecutive spans (which do not fit one chunk together) cut again at the place
     in `cuts` (ascending, inside them) where the larger of the two is smallest while both
     fit, so a broken leaf has no small last piece (the parts of a level come back greedy,
-    the last one holding what is left); `pair` itself if no cut does better."""
+    the last one holding what is left); `pair` itself if no cut does better.
+
+    Head and tail are weighed as the chunks they would be, trimmed: the white space at a
+    cut is in neither, and a span that starts or ends in a run of white space has no sync
+    point there (`tokens/sync.py`), so counting it untrimmed encoded the whole run again
+    (a line indented 9,000 spaces deep, issue 39 item 12)."""
     start, end = pair[0][0], pair[1][1]
-    low = bisect_left(range(len(cuts)), True, key=lambda i: view.count(start, cuts[i]) >= view.count(cuts[i], end))
+
+    def trimmed(a: int, b: int) -> int:
+        return view.count(*view.trim(a, b))
+
+    # the first cut whose head has at least the tokens of its tail
+    low = bisect_left(range(len(cuts)), True, key=lambda i: trimmed(start, cuts[i]) >= trimmed(cuts[i], end))
     best, best_size = pair, max(view.count(*pair[0]), view.count(*pair[1]))
     for cut in cuts[max(0, low - 1) : low + 1]:
         head, tail = view.trim(start, cut), view.trim(cut, end)
