@@ -23,7 +23,7 @@ from outline_splitter.references import load_reference
 
 if TYPE_CHECKING:
     from outline_splitter.packing.view import ChunkView
-    from outline_splitter.tokens import Tokenizer
+    from outline_splitter.tokens.base import SpanCounter
 
 Detector = Callable[[str], Node]
 ENTRY_POINT_GROUP = "outline_splitter.detectors"
@@ -33,8 +33,9 @@ ENTRY_POINT_GROUP = "outline_splitter.detectors"
 class FormatHooks:
     """What a format adds to the splitter beyond its detector, as typed callables.
 
-    `view(text, root, tokenizer, output)` gives the packer's view of a document for an
-    output mode (the format's `outputs`); `mark(text, root, never_break_within,
+    `view(text, root, counter_for, output)` gives the packer's view of a document for an
+    output mode (the format's `outputs`), counting each text with `counter_for(text)`'s
+    span counter (the source's is encoded beside detection: `tokens.counters`); `mark(text, root, never_break_within,
     separators)` gives the nodes the user's options select their `NEVER_BREAK` and
     `SEPARATOR` traits (without it, both options name node kinds); `select(text, root,
     content, include, exclude)` marks what the `content` option and the `include` /
@@ -44,7 +45,7 @@ class FormatHooks:
     `selectors` maps each option's name to its values).
     """
 
-    view: Callable[[str, Node, Tokenizer, str], ChunkView] | None = None
+    view: Callable[[str, Node, Callable[[str], SpanCounter], str], ChunkView] | None = None
     mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
     select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
     check: Callable[[Mapping[str, Sequence[str]]], None] | None = None

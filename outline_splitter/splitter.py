@@ -36,7 +36,7 @@ from outline_splitter.registry import (
 )
 from outline_splitter.search import last_holding
 from outline_splitter.text_parents import build_text_parents
-from outline_splitter.tokens import Tokenizer, resolve_tokenizer, span_counter_for
+from outline_splitter.tokens import DocumentCounters, Tokenizer, resolve_tokenizer
 from outline_splitter.view import SplitView, ViewOptions, find_problems, render_outline, render_page
 
 
@@ -199,7 +199,7 @@ class OutlineTextSplitter:
             self.options.chunk_size,
             self.max_chunk_size,
             self.tokenizer.count,
-            view=lambda: self._view(text, root, fmt, output),
+            view=lambda: self._view(text, root, fmt, output, DocumentCounters(self.tokenizer, text, beside=False)),
             text_mode=text_mode,
             leaves_out=self.options.chooses_content,
             parent_budget=self.options.parent_budget if self.options.parents == "text" else None,
@@ -371,11 +371,11 @@ class OutlineTextSplitter:
         capped = context[:low] + "..." if low else ""
         return chunk.model_copy(update={"metadata": {**chunk.metadata, "context": capped}})
 
-    def _view(self, text: str, root: Node, fmt: DocFormat, output: str) -> ChunkView:
+    def _view(self, text: str, root: Node, fmt: DocFormat, output: str, counters: DocumentCounters) -> ChunkView:
         make_view = load_hooks(fmt).view
         if make_view is not None:
-            return make_view(text, root, self.tokenizer, output)
-        return SourceView(text, span_counter_for(self.tokenizer, text))
+            return make_view(text, root, counters.counter_for, output)
+        return SourceView(text, counters.counter_for(text))
 
     def _split(
         self,
@@ -404,10 +404,12 @@ class OutlineTextSplitter:
         output = self.options.output_for(fmt)
         if not text.strip():
             return []
+        # (the source is encoded on a thread while it is detected, unless the view counts other text)
+        counters = DocumentCounters(self.tokenizer, text, beside=output != "text")
         pages = self._page_map(text)
         if root is None:
             root = self._mark(text, self._detect(text, fmt), fmt, pages)
-        view = self._view(text, root, fmt, output)
+        view = self._view(text, root, fmt, output, counters)
         spans = self._pack(root, view, reserve)
         edges = overlaps(spans, view, self.options.chunk_overlap, self.options.overlap_across_sections)
         if not (self.options.hierarchy and self.options.parents == "text"):  # (text parents are counted later)

