@@ -48,16 +48,10 @@ INVALID = "invalid"
 YAML_DOCUMENT = "yaml_document"
 
 TRAITS: dict[str, Trait] = {
-    KEY: Trait.LEADS,
-    DASH: Trait.LEADS,
-    OPEN: Trait.LEADS,
-    MARKER: Trait.LEADS,
-    COMMENT: Trait.LEADS,
-    MEMBER: Trait.SELF_CONTAINED,
-    ITEM: Trait.SELF_CONTAINED,
+    **dict.fromkeys((KEY, DASH, OPEN, MARKER, COMMENT), Trait.LEADS),
+    **dict.fromkeys((MEMBER, ITEM), Trait.SELF_CONTAINED),
+    **dict.fromkeys((BLOCK_SCALAR, INVALID), Trait.LINES),
     STRING: Trait.PROSE,
-    BLOCK_SCALAR: Trait.LINES,
-    INVALID: Trait.LINES,
 }
 # Every kind these detectors make: what `never_break_within` and `separators` may name.
 KINDS = frozenset({DOCUMENT, YAML_DOCUMENT, OBJECT, ARRAY, SCALAR, *TRAITS})

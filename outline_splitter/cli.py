@@ -13,15 +13,16 @@ on one line of stderr, or nothing to split (folders with no file of a known type
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal, TypeAlias, get_args, get_origin
+from typing import IO, Any, Literal, get_args, get_origin
 
 from outline_splitter import __version__
 from outline_splitter.batch import InputError, read_path, split_many
@@ -30,8 +31,6 @@ from outline_splitter.options import AUTO, OPTION_NAMES, SplitterOptions
 from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 
-# the parser's subcommands (generic in typeshed only)
-Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 PROG = "outline-splitter"
 # A single file at least this large gets a progress bar too (splitting it takes a while).
 LARGE_INPUT_BYTES = 1_000_000
@@ -319,7 +318,9 @@ def command_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser: `split`, `outline`, `view` and `bench`, every option documented."""
+    """The argument parser: `split`, `outline`, `view` and `bench`, every option documented.
+    Each command is declared by a function that adds its arguments, whose docstring is the
+    command's help (its first line) and description (the rest)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Split documents into token-budgeted chunks along their structure, with exact offsets.",
@@ -327,23 +328,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _add_split(commands)
-    _add_outline(commands)
-    _add_view(commands)
-    _add_bench(commands)
+    for handler, declare in COMMANDS:
+        summary, _, description = inspect.cleandoc(declare.__doc__ or "").partition("\n\n")
+        command = commands.add_parser(handler.__name__.removeprefix("command_"), help=summary, description=description)
+        declare(command)
+        command.set_defaults(handler=handler)
     return parser
 
 
-def _add_split(commands: Commands) -> None:
-    """The `split` command."""
-    split = commands.add_parser(
-        "split",
-        help="split files or folders into chunks (JSON Lines on stdout)",
-        description="Split files, or every file of known extension under folders (recursively), into chunks. "
-        "Writes one JSON object per chunk: source path, text, start_pos, end_pos, token_count, overlaps, metadata. "
-        "An input that cannot be split is reported on one stderr line and skipped (exit code 2 at the end); "
-        "a run that splits no file at all (folders with no file of a known type) exits with 2 too.",
-    )
+def _split_command(split: argparse.ArgumentParser) -> None:
+    """split files or folders into chunks (JSON Lines on stdout)
+
+    Split files, or every file of known extension under folders (recursively), into chunks.
+    Writes one JSON object per chunk: source path, text, start_pos, end_pos, token_count,
+    overlaps, metadata. An input that cannot be split is reported on one stderr line and
+    skipped (exit code 2 at the end); a run that splits no file at all (folders with no file
+    of a known type) exits with 2 too.
+    """
     split.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders to split")
     add_option_flags(split)
     _add_output_flags(split)
@@ -361,7 +362,6 @@ def _add_split(commands: Commands) -> None:
         action="store_true",
         help="never show the progress bar (shown on a terminal for folders and large files)",
     )
-    split.set_defaults(handler=command_split)
 
 
 def _add_output_flags(split: argparse.ArgumentParser) -> None:
@@ -382,15 +382,14 @@ def _add_output_flags(split: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_outline(commands: Commands) -> None:
-    """The `outline` command."""
+def _outline_command(outline: argparse.ArgumentParser) -> None:
+    """print a file's outline tree
+
+    Print the outline the splitter builds for a file: each node's kind, [start, end)
+    character offsets and title, and the start of each leaf's text, so you can see why a
+    chunk was cut where it was.
+    """
     known = ", ".join(t for t in doc_types())
-    outline = commands.add_parser(
-        "outline",
-        help="print a file's outline tree",
-        description="Print the outline the splitter builds for a file: each node's kind, [start, end) character "
-        "offsets and title, and the start of each leaf's text, so you can see why a chunk was cut where it was.",
-    )
     outline.add_argument("file", type=Path, metavar="FILE", help="the file to outline")
     outline.add_argument(
         "--doc-type",
@@ -402,40 +401,45 @@ def _add_outline(commands: Commands) -> None:
     outline.add_argument(
         "--width", type=int, default=60, metavar="N", help="characters of leaf text shown (default 60)"
     )
-    outline.set_defaults(handler=command_outline)
 
 
-def _add_view(commands: Commands) -> None:
-    """The `view` command."""
-    view = commands.add_parser(
-        "view",
-        help="write an HTML page that shows a file's chunks over its source",
-        description="Split a file and write one self-contained HTML page (no network needed) that shows the "
-        "source with every chunk's span marked, its tokens against the budget, heading path or symbol and "
-        "overlaps, the outline beside it, and the problems found (text in no chunk, chunks over budget, "
-        "offsets that do not slice the source). With --html-output text, an HTML page's chunks show their text.",
-    )
+def _view_command(view: argparse.ArgumentParser) -> None:
+    """write an HTML page that shows a file's chunks over its source
+
+    Split a file and write one self-contained HTML page (no network needed) that shows the
+    source with every chunk's span marked, its tokens against the budget, heading path or
+    symbol and overlaps, the outline beside it, and the problems found (text in no chunk,
+    chunks over budget, offsets that do not slice the source). With --html-output text, an
+    HTML page's chunks show their text.
+    """
     view.add_argument("file", type=Path, metavar="FILE", help="the file to split and show")
     view.add_argument(
         "-o", "--output-file", type=Path, metavar="OUT", help="the page to write (default: FILE's name + .html, here)"
     )
     add_option_flags(view)
     view.add_argument("--encoding", default="utf-8", help="the file's text encoding (default utf-8)")
-    view.set_defaults(handler=command_view)
 
 
-def _add_bench(commands: Commands) -> None:
-    """The `bench` command: the harness's own flags."""
-    bench = commands.add_parser(
-        "bench",
-        help="compare splitters on the same documents (--corpus DIR: your own folder)",
-        description="Run outline-splitter and other splitters (the `bench` extra) on the same corpora, print one "
-        "table per corpus and write latest.{json,md,png} to --output-dir (default bench-results/).",
-    )
+def _bench_command(bench: argparse.ArgumentParser) -> None:
+    """compare splitters on the same documents (--corpus DIR: your own folder)
+
+    Run outline-splitter and other splitters (the `bench` extra) on the same corpora, print
+    one table per corpus and write latest.{json,md,png} to --output-dir (default
+    bench-results/).
+    """
     from outline_splitter.bench import harness
 
     harness.add_arguments(bench)
-    bench.set_defaults(handler=command_bench)
+
+
+# Each command: its handler (named command_ and the command's name) and the function that
+# declares it (its arguments, and in its docstring its help and description).
+COMMANDS: tuple[tuple[Callable[[argparse.Namespace], int], Callable[[argparse.ArgumentParser], None]], ...] = (
+    (command_split, _split_command),
+    (command_outline, _outline_command),
+    (command_view, _view_command),
+    (command_bench, _bench_command),
+)
 
 
 # The command line's own flag names and defaults, where they differ from the options':

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from typing import Any, Final, cast
 
 # Node kinds the built-in detectors share. The packer reads none of them (it reads
@@ -164,6 +165,7 @@ def mark_lead_ins(root: Node, text: str) -> Node:
     return root
 
 
+@dataclass(slots=True, eq=False)  # eq=False: a label is itself, as a node is
 class Label:
     """What a node says of where a chunk is, read by the chunk metadata: `title` and
     `level` of a section or heading, `id` of an element or section (an `anchor` id
@@ -172,42 +174,33 @@ class Label:
     member or item of structured data (JSON, YAML) adds to the JSONPath of what it holds
     (`.name`, `["a.b"]`, `[3]`; `$` on the document), for `metadata["key_path"]`."""
 
-    __slots__ = ("anchor", "context", "id", "key", "level", "part", "symbol", "title")
-
-    def __init__(
-        self,
-        title: str | None = None,
-        level: int | None = None,
-        id: str | None = None,
-        anchor: bool = False,
-        part: str | None = None,
-        symbol: str | None = None,
-        context: str | None = None,
-        key: str | None = None,
-    ) -> None:
-        self.title = title
-        self.level = level
-        self.id = id
-        self.anchor = anchor
-        self.part = part
-        self.symbol = symbol
-        self.context = context
-        self.key = key
+    title: str | None = None
+    level: int | None = None
+    id: str | None = None
+    anchor: bool = False
+    part: str | None = None
+    symbol: str | None = None
+    context: str | None = None
+    key: str | None = None
 
     def as_meta(self) -> dict[str, Any]:
         """The label's set fields, as the public `OutlineNode.meta` shows them."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        return {name: value for name, value in fields.items() if value is not None and value is not False}
+        values = {name: getattr(self, name) for name in _LABEL_FIELDS}
+        return {name: value for name, value in values.items() if value is not None and value is not False}
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> tuple[Label | None, dict[str, Any]]:
         """The label held in a public `meta` dict, and the rest of it."""
-        fields = {name: meta[name] for name in cls.__slots__ if name in meta}
-        rest = {name: value for name, value in meta.items() if name not in fields}
-        return (cls(**fields) if fields else None), rest
+        given = {name: meta[name] for name in _LABEL_FIELDS if name in meta}
+        rest = {name: value for name, value in meta.items() if name not in given}
+        return (cls(**given) if given else None), rest
 
     def __repr__(self) -> str:
         return f"Label({self.as_meta()!r})"
+
+
+# A label's fields in the order `OutlineNode.meta` shows them (alphabetical)
+_LABEL_FIELDS = tuple(sorted(field.name for field in fields(Label)))
 
 
 # The children of a leaf while it has none: one immutable empty tuple for all the leaves

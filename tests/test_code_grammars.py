@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 import outline_splitter.detectors.code as code
 from outline_splitter import OutlineTextSplitter, registry
-from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME
+from outline_splitter.detectors.code.languages import LANGUAGES, LANGUAGES_BY_NAME, TABLE, _language
 from tests.invariants import assert_source_chunks
 
 FIXTURES = Path(__file__).parent / "fixtures" / "code"
@@ -39,6 +40,35 @@ def test_every_language_but_proto_has_a_grammar_wheel():
             module_name = language.grammar.partition(":")[0]
             assert module_name != "tree_sitter_language_pack"
             assert importlib.util.find_spec(module_name) is not None, module_name
+
+
+NODE_TYPE_KEYS = [field.name for field in fields(code.Language) if field.name not in ("name", "grammar")]
+
+
+@pytest.mark.parametrize(
+    "language", [language for language in LANGUAGES if language.grammar is not None], ids=lambda language: language.name
+)
+def test_every_node_type_of_the_table_is_one_of_its_grammar(language):
+    grammar = code._grammar(language.name, language.grammar)
+    named = {grammar.node_kind_for_id(i) for i in range(grammar.node_kind_count) if grammar.node_kind_is_named(i)}
+    for key in NODE_TYPE_KEYS:
+        assert getattr(language, key) <= named, (TABLE.name, language.name, key, getattr(language, key) - named)
+
+
+def test_a_row_that_extends_another_has_its_node_types_too():
+    javascript, typescript, tsx = (LANGUAGES_BY_NAME[name] for name in ("javascript", "typescript", "tsx"))
+    for key in NODE_TYPE_KEYS:
+        assert getattr(javascript, key) <= getattr(typescript, key) == getattr(tsx, key), key
+    assert "interface_declaration" in typescript.definitions - javascript.definitions
+    assert tsx.grammar == "tree_sitter_typescript:language_tsx" != typescript.grammar
+    # comments are "comment" unless a row names others
+    assert LANGUAGES_BY_NAME["cpp"].comments == {"comment"}
+    assert LANGUAGES_BY_NAME["rust"].comments == {"line_comment", "block_comment"}
+
+
+def test_a_row_with_an_unknown_key_is_refused():
+    with pytest.raises(ValueError, match=r"\[lua\] has unknown keys \['definition'\]"):
+        _language("lua", {"lua": {"definition": "function_declaration"}})
 
 
 @pytest.mark.parametrize(

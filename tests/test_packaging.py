@@ -56,6 +56,7 @@ def test_the_wheel_installs_only_the_project_package(wheel: Path) -> None:
     assert top_level == {"outline_splitter"}
     # the detectors/ folder of the layout is installed inside the project's namespace
     assert "outline_splitter/detectors/code/languages.py" in names
+    assert "outline_splitter/detectors/code/languages.toml" in names  # the table languages.py reads
     assert "outline_splitter/detectors/markdown.py" in names
     assert not any(name.startswith("detectors/") for name in names)
 

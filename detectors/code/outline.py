@@ -49,18 +49,12 @@ SIGNATURE = "signature"
 DOCSTRING = "docstring"
 REGION = "region"
 # How the packer treats each kind: in source code every line break means something,
-# comments and decorators (and a split definition's header) lead what follows them.
+# comments and decorators (and a split definition's header and signature) lead what follows
+# them, and a broken definition's last chunk ends with it.
 TRAITS: dict[str, Trait] = {
-    DOCUMENT: Trait.LINES,
+    **dict.fromkeys((DOCUMENT, STATEMENT, IMPORTS, DOCSTRING, REGION), Trait.LINES),
+    **dict.fromkeys((COMMENT, DECORATOR, HEADER, SIGNATURE), Trait.LEADS | Trait.LINES),
     DEFINITION: Trait.LINES | Trait.SELF_CONTAINED,
-    STATEMENT: Trait.LINES,
-    COMMENT: Trait.LEADS | Trait.LINES,
-    DECORATOR: Trait.LEADS | Trait.LINES,
-    IMPORTS: Trait.LINES,
-    HEADER: Trait.LEADS | Trait.LINES,
-    SIGNATURE: Trait.LEADS | Trait.LINES,
-    DOCSTRING: Trait.LINES,
-    REGION: Trait.LINES,
 }
 # Every kind this detector makes: what `never_break_within` and `separators` may name.
 KINDS = frozenset(TRAITS)
