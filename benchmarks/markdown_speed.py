@@ -29,11 +29,11 @@ def _with_reference(run: Callable[[str], object]) -> Callable[[str], object]:
     """`run` with the Markdown detector held to markdown-it-py."""
 
     def reference(text: str) -> object:
-        fast, markdown._fast_tokens = markdown._fast_tokens, None
+        fast, markdown._fast_outline = markdown._fast_outline, None
         try:
             return run(text)
         finally:
-            markdown._fast_tokens = fast
+            markdown._fast_outline = fast
 
     return reference
 
@@ -49,7 +49,7 @@ def main() -> None:
     splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=args.budget)
     splitter.split(texts[0])  # load the parser and the tokenizer tables outside the timing
     runs: dict[str, Callable[[str], object]] = {"floor": encoding.encode_ordinary}
-    if markdown._fast_tokens is not None:
+    if markdown._fast_outline is not None:
         runs["split, pulldown-cmark"] = splitter.split
         runs["outline, pulldown-cmark"] = markdown.detect_markdown
     runs["split, markdown-it-py"] = _with_reference(splitter.split)
@@ -60,7 +60,7 @@ def main() -> None:
     megabytes = sum(len(t.encode("utf-8")) for t in texts) / 1e6
     print(f"{len(texts)} documents, {megabytes:.2f} MB, budget {args.budget}")
     print(f"tiktoken encode_ordinary: {floor:.3f} s ({megabytes / floor:.1f} MB/s) = 1.00x")
-    if markdown._fast_tokens is None:
+    if markdown._fast_outline is None:
         print("(pyromark, the markdown-fast extra, is not installed: markdown-it-py alone)")
     for name, seconds in best.items():
         print(f"{name}: {seconds:.3f} s ({megabytes / seconds:.1f} MB/s) = {seconds / floor:.2f}x")

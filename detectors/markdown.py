@@ -24,8 +24,18 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from outline_splitter import nodes
 from outline_splitter.detectors.lines import BLANK_LINES, line_starts
+from outline_splitter.detectors.markdown_outline import (
+    TRAITS,
+    ListItem,
+    Sections,
+    code_meta,
+    defers,
+    finish_table,
+    list_meta,
+    own_paragraph,
+    paragraph_traits,
+)
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import (
     BLOCKQUOTE,
@@ -39,47 +49,25 @@ from outline_splitter.nodes import (
     NO_CHILDREN,
     PARAGRAPH,
     SECTION,
-    SHARED_TRAITS,
     TABLE,
     TABLE_ROW,
     THEMATIC_BREAK,
     Label,
     Node,
     Trait,
-    leads_in,
-    with_lead_in,
 )
 
 
-class _NoBackend(Exception):
-    """What no batch raises where there is no faster backend."""
-
-
-def _fast_backend() -> tuple[Callable[[str], Iterator[list[Token]] | None] | None, type[Exception]]:
-    """The faster backend's `block_tokens` and the exception its batches may raise to
-    hand a document to the reference, where its extra (pyromark) is installed."""
+def _fast_backend() -> Callable[[str], Node | None] | None:
+    """The faster backend's `outline` where its extra (pyromark) is installed."""
     try:
-        from outline_splitter.detectors.markdown_fast import Fallback, block_tokens
+        from outline_splitter.detectors.markdown_fast import outline
     except ImportError:
-        return None, _NoBackend  # markdown-it-py alone
-    return block_tokens, Fallback
+        return None  # markdown-it-py alone
+    return outline
 
 
-_fast_tokens, _FastFallback = _fast_backend()
-
-# How the packer treats each kind this detector makes.
-TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
-# Raw HTML is markup, as written: no overlap starts inside it, and one that fits is never
-# cut to make a small chunk bigger (its lines are no places to cut, as code's are).
-TRAITS[HTML_BLOCK] = Trait.VERBATIM
-
-# Each node gets its kind's traits as it is made (no walk of the outline after it to
-# apply them), and a paragraph that ends with a colon `LEADS` too (`with_lead_in`).
-_SECTION_TRAITS = TRAITS[SECTION]
-_HEADING_TRAITS = TRAITS[HEADING]
-# (a paragraph is PROSE: `with_lead_in` of its traits, made once, not per paragraph)
-_PARAGRAPH_TRAITS = TRAITS[PARAGRAPH]
-_LEAD_IN_TRAITS = with_lead_in(_PARAGRAPH_TRAITS, ":", 0, 1)
+_fast_outline = _fast_backend()
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
@@ -102,11 +90,6 @@ _LEAF_KINDS = {
 }
 # Every kind this detector makes: what `never_break_within` and `separators` may name.
 KINDS = frozenset({DOCUMENT, SECTION, HEADING, *_CONTAINER_KINDS.values(), *_LEAF_KINDS.values()})
-_SLUG_DROP = re.compile(r"[^\w\- ]")
-
-# A fence's info string starts with its language: "rust", "cairo, noplayground", "js{1,3}".
-_INFO_WORD = re.compile(r"[\s,{]")
-
 
 # A Setext underline: a run of "=" or of "-" and trailing blanks, after up to three
 # spaces (a paragraph's content lines have their container's prefix removed already; a
@@ -307,46 +290,18 @@ def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: li
     return [opening, inline, Token("heading_close", tag, -1, level=paragraph.level, block=True)]
 
 
-class _ListItem(Node):
-    """A list item. One whose only content is a paragraph of its own span (each item of
-    a tight list of one-line items) holds it deferred: the paragraph node is built when
-    the packer breaks the item or the outline is asked for (`expanded_children`), as a
-    node of its own it would double the nodes of a long list (two per item, some 150
-    bytes each). Chunk metadata names the paragraph all the same (`unbuilt_kinds`)."""
-
-    __slots__ = ()
-    unbuilt_kinds = (PARAGRAPH,)
-
-    def expanded_children(self) -> list[Node]:
-        if self.expand is not None:
-            self.expand = None
-            self.children = [Node(PARAGRAPH, self.start, self.end, traits=TRAITS[PARAGRAPH])]
-        return self.children
-
-
-def _own_paragraph() -> list[Node]:
-    """A `_ListItem`'s `expand`: its paragraph is built by its `expanded_children`."""
-    raise TypeError("a Markdown list item's paragraph is built by its expanded_children()")
-
-
 def detect_markdown(text: str) -> Node:
     """Outline of a Markdown document (see the module docstring): from pulldown-cmark's
     events where `pyromark` is installed (`markdown_fast`), else, and for a document the
     two parsers read differently, from markdown-it-py's tokens; the same outline."""
-    outline = detect_markdown_fast(text)
+    outline = _fast_outline(text) if _fast_outline is not None else None
     return outline if outline is not None else detect_markdown_reference(text)
 
 
 def detect_markdown_fast(text: str) -> Node | None:
     """Outline of a Markdown document from pulldown-cmark's events: None where pyromark
     is not installed or the document is one to parse with markdown-it-py."""
-    batches = _fast_tokens(text) if _fast_tokens is not None else None
-    if batches is None:
-        return None
-    try:
-        return _build(text, line_starts(text), _with_next(batches))
-    except _FastFallback:
-        return None
+    return _fast_outline(text) if _fast_outline is not None else None
 
 
 def detect_markdown_reference(text: str) -> Node:
@@ -362,9 +317,7 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
     def offset(line: int) -> int:
         return starts[min(line, last_line)]
 
-    root = Node(DOCUMENT, 0, len(text))
-    sections: list[tuple[int, Node]] = [(0, root)]  # (heading level, section)
-    slugs: dict[str, int] = {}
+    sections = Sections(len(text))
     # for each open block token, the innermost open block with a node (None: none yet)
     parents: list[Node | None] = []
     tables: list[Node] = []
@@ -386,15 +339,7 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
         html = html_heading(token.content) if token.type == "html_block" and parent is None else None
         if (token.type == "heading_open" and parent is None) or html is not None:
             label = _heading_label(token, following) if html is None else Label(title=html[1], level=html[0])
-            level = label.level or 1
-            while sections[-1][0] >= level:
-                sections.pop()[1].end = start
-            label.id = _unique_slug(label.title or "", slugs)
-            section = Node(SECTION, start, len(text), traits=_SECTION_TRAITS, label=label)
-            sections[-1][1].children.append(section)
-            sections.append((level, section))
-            heading = Node(HEADING, start, end, traits=_HEADING_TRAITS, label=label)
-            section.children.append(heading)
+            heading = sections.heading(label, start, end)
             if html is None:  # an HTML block has no closing token
                 parents.append(heading)
             continue
@@ -403,25 +348,16 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
             if token.nesting == 1:
                 parents.append(parent)
             continue
-        holder = parent or sections[-1][1]
+        holder = parent or sections.open[-1][1]
         if holder.expand is not None:  # a list item's paragraph is not all it holds after all
             holder.expanded_children()
-        if (
-            kind == PARAGRAPH
-            and isinstance(holder, _ListItem)
-            and not holder.children
-            and start == holder.start
-            and end == holder.end
-            and not leads_in(text, start, end)  # (a lead-in's LEADS is a trait of its node)
-        ):
-            holder.expand = _own_paragraph  # built when asked (see _ListItem)
+        if kind == PARAGRAPH and type(holder) is ListItem and not holder.children and defers(text, holder, start, end):
+            holder.expand = own_paragraph  # built when asked (see ListItem)
             parents.append(holder)
             continue
-        if kind == PARAGRAPH:  # (a leaf: inline tokens make no nodes)
-            traits = _LEAD_IN_TRAITS if nodes.leads_in(text, start, end) else _PARAGRAPH_TRAITS
-        else:
-            traits = TRAITS.get(kind, Trait.NONE)
-        make = _ListItem if kind == LIST_ITEM else Node
+        # (a paragraph is a leaf: inline tokens make no nodes)
+        traits = paragraph_traits(text, start, end) if kind == PARAGRAPH else TRAITS.get(kind, Trait.NONE)
+        make = ListItem if kind == LIST_ITEM else Node
         node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
         if kind == TABLE:
             tables.append(node)
@@ -434,10 +370,8 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
         if token.nesting == 1:
             parents.append(node)
     for table in tables:
-        _join_header_delimiter(table)
-        if table.children:  # a GFM table's first row is its header row
-            table.children[0].traits |= Trait.CONTEXT
-    return root
+        finish_table(table)
+    return sections.root
 
 
 def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:
@@ -453,31 +387,13 @@ def _heading_label(token: Token, inline: Token | None) -> Label:
     return Label(title=plain_title(inline.content if inline is not None else ""), level=int(token.tag[1]))
 
 
-def _unique_slug(title: str, seen: dict[str, int]) -> str:
-    """The heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces
-    to hyphens, and `-1`, `-2`... on repeats."""
-    slug = _SLUG_DROP.sub("", title.lower()).replace(" ", "-") or "section"
-    count = seen.get(slug, 0)
-    seen[slug] = count + 1
-    return f"{slug}-{count}" if count else slug
-
-
 def _block_meta(token: Token) -> dict[str, object] | None:
     if token.type == "ordered_list_open":
-        return {"ordered": True, "list_start": int(token.attrs.get("start", 1) or 1)}
+        return list_meta(token.attrs.get("start", 1))
     if token.type == "bullet_list_open":
-        return {"ordered": False}
+        return list_meta(None)
     if token.type == "fence":
-        return {"language": _INFO_WORD.split(token.info.strip())[0], "fenced": True}
+        return code_meta(token.info)
     if token.type == "code_block":
-        return {"fenced": False}
+        return code_meta(None)
     return None  # (no dict: most nodes have no meta)
-
-
-def _join_header_delimiter(table: Node) -> None:
-    """A GFM table's delimiter row belongs to no token: give it to the header row, so
-    that a cut between rows never leaves it alone."""
-    rows = table.children
-    for row, following in itertools.pairwise(rows):
-        if following.start > row.end:
-            row.end = following.start

@@ -1,15 +1,15 @@
-"""Markdown's block structure from pulldown-cmark (through `pyromark`), as the tokens
-markdown-it-py would give for it, for the Markdown detector's faster backend.
+"""Markdown's outline from pulldown-cmark (through `pyromark`): the Markdown detector's
+faster backend.
 
 markdown-it-py stays the reference (`detectors/markdown.py`): this module makes, from
-pulldown-cmark's events and their byte ranges, the block tokens the detector reads of
-markdown-it's (type, tag, line map, a heading's inline source, a fence's info string, an
-HTML block's lines, an ordered list's start), with the line maps markdown-it gives, so
-that the detector builds the same outline from either (`tests/test_markdown_backends.py`
-compares them on the corpora and on every CommonMark and GFM spec example). Where the two
-parsers read a document differently and the tokens cannot be mapped, `block_tokens`
+pulldown-cmark's events and their byte ranges, the outline the reference builds from
+markdown-it's block tokens, each node as its block's event comes (no tokens between),
+with the line spans markdown-it gives each block and the same nodes
+(`detectors/markdown_outline.py` makes them for both), so that the two outlines are equal
+(`tests/test_markdown_backends.py` compares them on the corpora and on every CommonMark
+and GFM spec example). Where the two parsers read a document differently, `outline`
 returns None and the detector parses that document with markdown-it-py instead: see
-`_fallback` and docs/design.md for each difference.
+`Fallback` and docs/design.md for each difference.
 
 Importing this module fails where pyromark is not installed (the `markdown-fast` extra),
 and the detector then uses markdown-it-py alone.
@@ -19,14 +19,41 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
 from itertools import accumulate
-from typing import Any, Literal
+from typing import Any
 
 import pyromark
-from markdown_it.token import Token
 
 from outline_splitter.detectors.lines import LINE_END, line_starts
+from outline_splitter.detectors.markdown_outline import (
+    HEADING_TRAITS,
+    TRAITS,
+    ListItem,
+    Sections,
+    code_meta,
+    defers,
+    finish_table,
+    list_meta,
+    own_paragraph,
+    paragraph_traits,
+)
+from outline_splitter.detectors.markdown_titles import html_heading, plain_title
+from outline_splitter.nodes import (
+    BLOCKQUOTE,
+    CODE,
+    FRONT_MATTER,
+    HEADING,
+    HTML_BLOCK,
+    LIST,
+    LIST_ITEM,
+    NO_CHILDREN,
+    PARAGRAPH,
+    TABLE,
+    TABLE_ROW,
+    THEMATIC_BREAK,
+    Label,
+    Node,
+)
 
 # Tables as markdown-it's `table` rule reads them; front matter is read here as
 # mdit-py-plugins' front_matter reads it (pulldown-cmark's YAML blocks close differently).
@@ -72,24 +99,20 @@ class Fallback(Exception):
     """The document is one the two parsers read differently: markdown-it-py parses it."""
 
 
-def block_tokens(text: str) -> Iterator[list[Token]] | None:
-    """markdown-it's block tokens for `text` (inline tokens only after a heading's
-    opening, with its inline source; line maps in the document's lines), a batch at a
-    time; None where the document must be parsed by markdown-it-py (see the module
-    docstring), and `Fallback` is raised while they come where that shows only then.
-
-    A list's or block quote's end line is the one its closing token's `meta["end_line"]`
-    gives where it has one (as for a list that goes on from one of the reference's
-    windows to the next): a batch is handed on once its tokens are settled, and a list
-    or quote may hold many batches, so that only some of a long document's tokens are
-    alive at once, as with the reference's windows."""
+def outline(text: str) -> Node | None:
+    """The outline of `text` that the reference (`markdown.detect_markdown_reference`)
+    gives, built from pulldown-cmark's events; None where the document must be parsed by
+    markdown-it-py (see the module docstring)."""
     if len(text) > MAX_CHARS:
         return None
     if text[-1:] in (" ", "\t") and text.rstrip(" \t")[-1:] in ("\n", "\r", ""):
         return None  # a last line of white space with no line end: not blank to markdown-it-py
     if not _read_alike(text):
         return None
-    return _tokens(text)
+    try:
+        return _Outline(text).read()
+    except Fallback:
+        return None
 
 
 def _read_alike(text: str) -> bool:
@@ -149,91 +172,68 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip(" "))
 
 
-def _tokens(text: str) -> Iterator[list[Token]]:
-    """markdown-it's block tokens (see `block_tokens`); raises `Fallback`."""
-    blocks = _Blocks()
-    if text.startswith("---"):
-        starts = line_starts(text)
-        end = _front_matter_end(text, starts)
-        if end is not None:
-            blocks.out.append(_token("front_matter", "", 0, map=[0, end]))
-            blocks.first_line = end
-            text = text[starts[end] :]
-    return blocks.read(text)
+class _Outline:
+    """pulldown-cmark's events of a document turned into the outline markdown-it-py's
+    tokens give (`markdown._build`): each block's node is made as its event comes, with
+    the line span markdown-it gives the block."""
 
-
-def _token(
-    kind: str,
-    tag: str,
-    nesting: Literal[-1, 0, 1],
-    map: list[int] | None = None,
-    content: str = "",
-    info: str = "",
-    attrs: dict[str, str | int | float] | None = None,
-) -> Token:
-    """A markdown-it token with the fields the detector reads set (type, tag, nesting,
-    map, content, info, attrs, meta), made without the dataclass's `__init__` and its
-    other fields (a third of the time of making each token)."""
-    token = _NEW(Token)
-    token.type, token.tag, token.nesting, token.map = kind, tag, nesting, map
-    token.content, token.info, token.attrs, token.meta = content, info, attrs if attrs is not None else {}, {}
-    return token
-
-
-_NEW = object.__new__
-
-
-class _Blocks:
-    """pulldown-cmark's events of a document turned into markdown-it's block tokens."""
-
-    def __init__(self) -> None:
-        self.out: list[Token] = []
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sections = Sections(len(text))
         self.first_line = 0  # the document's line that the parsed text starts on
-        self.data = b""
-        self.starts: list[int] = []  # byte offsets of the parsed text's lines, and its end
-        # the open blocks: (the token each opened or None, pulldown-cmark's name of it)
-        self.stack: list[tuple[Token | None, str]] = [(None, "")]
+        self.parsed = text  # the text after the front matter, which pulldown-cmark reads
+        full = None
+        if text.startswith("---"):
+            full = line_starts(text)
+            end = _front_matter_end(text, full)
+            if end is not None:
+                self.sections.root.children.append(Node(FRONT_MATTER, 0, full[end]))
+                self.first_line = end
+                self.parsed = text[full[end] :]
+        try:
+            self.data = self.parsed.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
+            raise Fallback from None
+        self.starts = _byte_line_starts(self.data)  # byte offsets of the parsed text's lines, and its end
+        # the document's line starts in characters (an ASCII text's are its bytes')
+        if full is None and len(self.data) == len(text):
+            full = self.starts
+        self.offsets = full if full is not None else line_starts(text)
+        self.last = len(self.offsets) - 1
+        # the open blocks: (the innermost open block with a node, None at the top level;
+        # pulldown-cmark's name of the block)
+        self.stack: list[tuple[Node | None, str]] = [(None, "")]
         self.depth = 0  # open containers
         self.quotes = 0  # open block quotes
         # A tight list item's text comes with no paragraph around it, where markdown-it
-        # opens one: its opening token, and the first and last byte of its text.
-        self.tight: Token | None = None
-        self.tight_start = self.tight_end = 0
-        # Lists and items closed since the last block started (their line maps):
-        # markdown-it ends them where the next block starts (blank lines after them are
-        # theirs), at the first line after them that is not blank (a link reference
-        # definition's: it makes no event), or where the block quote around them ends;
-        # pulldown-cmark's ranges sometimes end further on.
-        self.pending: list[tuple[list[int], Token]] = []  # (line map, closing token)
+        # opens one: its node, first line, and the first and last byte of its text.
+        self.tight: Node | None = None
+        self.tight_line = self.tight_start = self.tight_end = 0
+        # Lists and items closed since the last block started: markdown-it ends them
+        # where the next block starts (blank lines after them are theirs), at the first
+        # line after them that is not blank (a link reference definition's: it makes no
+        # event), or where the block quote around them ends; pulldown-cmark's ranges
+        # sometimes end further on.
+        self.pending: list[Node] = []
         self.limit = 0  # that first line that is not blank
-        self.items = 0  # open list items (their tokens wait for their end lines)
-        self.settled = 0  # how many tokens of `out` have their end lines
-        # for each open block quote, the last end line of the blocks inside it (-1: none)
+        # for each open block quote, its end line as pulldown-cmark gives it and the last
+        # end line of the blocks inside it (-1: none)
+        self.quote_stops: list[int] = []
         self.quote_inner: list[int] = []
 
-    def read(self, text: str) -> Iterator[list[Token]]:
-        """Read `text`'s events: block events open and close tokens, inline events only
-        matter as the text of a tight list item. Yields the tokens in batches of some
-        `_BATCH` once they are settled (no list item open, no end line to come)."""
-        try:
-            self.data = text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
-            raise Fallback from None
-        self.starts = _byte_line_starts(self.data)
+    def read(self) -> Node:
+        """Read the events: block events open and close nodes, inline events only matter
+        as the text of a tight list item."""
         stack = self.stack
         opened: Any
         closed: Any
-        for event, span in pyromark.events_with_range(text, options=_OPTIONS, merge_text=True):
+        for event, span in pyromark.events_with_range(self.parsed, options=_OPTIONS, merge_text=True):
             if event.__class__ is dict:
                 opened = event.get("Start")
                 if opened is not None:
                     name, value = (opened, None) if opened.__class__ is str else next(iter(opened.items()))
                     if name not in _INLINE and stack[-1][1] != "Heading":
                         self.open(name, value, span)
-                        if self.settled > _BATCH:
-                            batch, self.out = self.out[: self.settled], self.out[self.settled :]
-                            self.settled = 0
-                            yield batch
                         continue
                 else:
                     closed = event.get("End")
@@ -249,7 +249,11 @@ class _Blocks:
                 self.inline(span)
         if self.pending:
             self.settle(len(self.starts) - 1)
-        yield self.out
+        return self.sections.root
+
+    def offset(self, line: int) -> int:
+        """The character offset of the document's `line` (its end past the last)."""
+        return self.offsets[min(line, self.last)]
 
     def line_of(self, offset: int) -> int:
         """The line of the byte at `offset` in the parsed text."""
@@ -266,13 +270,32 @@ class _Blocks:
             source = source[1:]
         return not source.strip(b" \t\r\n")
 
+    def add(self, node: Node) -> None:
+        """`node` is the next child of the innermost open block (or section)."""
+        holder = self.stack[-1][0] or self.sections.open[-1][1]
+        if holder.children:
+            holder.children.append(node)
+        else:  # its first child (it had NO_CHILDREN)
+            holder.children = [node]
+
     def settle(self, line: int) -> None:
         """End the lists and items closed since the last block at `line` (of the
-        parsed text), or before, at `limit`."""
+        parsed text), or before, at `limit`. An item whose one child is a paragraph of
+        its own span then defers it (see `ListItem`)."""
         line = self.first_line + min(line, self.limit)
-        for line_map, closing in self.pending:
-            line_map[1] = line
-            closing.meta = {"end_line": line}
+        end = self.offset(line)
+        for node in self.pending:
+            node.end = end
+        for node in self.pending:
+            children = node.children
+            if (
+                len(children) == 1
+                and node.__class__ is ListItem
+                and children[0].kind == PARAGRAPH
+                and defers(self.text, node, children[0].start, children[0].end)
+            ):
+                node.children = NO_CHILDREN
+                node.expand = own_paragraph
         self.pending.clear()
         self.inside(line)
 
@@ -293,67 +316,65 @@ class _Blocks:
         line = self.line_of(span["start"])
         self.block_starts(line)
         line += self.first_line
-        self.out.append(_token("hr", "hr", 0, map=[line, line + 1]))
+        self.add(Node(THEMATIC_BREAK, self.offset(line), self.offset(line + 1)))
         self.inside(line + 1)
 
     def inline(self, span: Any) -> None:
         """An inline event of a tight list item's text: the paragraph markdown-it opens
         around that text starts here or goes on."""
         if self.tight is None:
-            line = self.first_line + self.line_of(span["start"])
-            self.tight = _token("paragraph_open", "p", 1, map=[line, line + 1])
-            self.out.append(self.tight)
+            self.tight_line = line = self.first_line + self.line_of(span["start"])
+            self.tight = Node(PARAGRAPH, self.offset(line), self.offset(line + 1), NO_CHILDREN)
+            self.add(self.tight)
             self.tight_start, self.tight_end = span["start"], span["end"]
         elif span["end"] > self.tight_end:
             self.tight_end = span["end"]
 
     def close_tight(self) -> None:
-        token, start, end = self.tight, self.tight_start, self.tight_end
-        assert token is not None and token.map is not None
+        node, start, end = self.tight, self.tight_start, self.tight_end
+        assert node is not None
         self.tight = None
-        token.map[1] = self.first_line + self.line_of(end - 1) + 1
-        self.inside(token.map[1])
+        stop = self.first_line + self.line_of(end - 1) + 1
+        node.end = self.offset(stop)
+        node.traits = paragraph_traits(self.text, node.start, node.end)
+        self.inside(stop)
         if (
-            token.map[1] - token.map[0] > 1
+            stop - self.tight_line > 1
             and self.data.find(b"=", start, end) >= 0
             and _EQUALS_LINE.search(self.data, start, end)
         ):
             raise Fallback
-        self.out.append(_token("paragraph_close", "p", -1))
 
     def close(self, name: str, span: Any) -> None:
         if self.tight is not None:
             self.close_tight()
-        token, kind = self.stack.pop()
+        node, kind = self.stack.pop()
         if kind in _CONTAINERS:
             self.depth -= 1
-        if token is None:
-            if kind == "Heading":
-                self.out.append(_token("heading_close", "", -1))
-            return
-        closing = _token(token.type.replace("_open", "_close"), token.tag, -1)
-        self.out.append(closing)
-        line_map = token.map
-        assert line_map is not None
         if kind == "Item":
-            self.items -= 1
+            assert node is not None
             if not self.pending:
                 self.limit = len(self.starts) - 1
-            self.pending.append((line_map, closing))
+            self.pending.append(node)
             line = self.line_of(span["end"] - 1) + 1  # the first line after the item not blank
             while line < self.limit and self.blank(line):
                 line += 1
             self.limit = line
         elif kind == "List":
-            self.pending.append((line_map, closing))
+            assert node is not None
+            self.pending.append(node)
         elif kind == "BlockQuote":
+            assert node is not None
+            stop = self.quote_stops.pop()
             if self.pending:
-                self.settle(line_map[1] - self.first_line)
+                self.settle(stop - self.first_line)
             self.quotes -= 1
-            line = self.quote_end(line_map[1], self.quote_inner.pop())
-            line_map[1] = line
-            closing.meta = {"end_line": line}
+            line = self.quote_end(stop, self.quote_inner.pop())
+            node.end = self.offset(line)
             self.inside(line)
+        elif kind == "Table":
+            assert node is not None
+            finish_table(node)
 
     def quote_end(self, end: int, inner: int) -> int:
         """A block quote's end line as markdown-it gives it, from pulldown-cmark's `end`
@@ -373,23 +394,49 @@ class _Blocks:
     def open(self, name: str, value: Any, span: Any) -> None:
         if self.depth >= _MAX_DEPTH:
             raise Fallback
-        data, starts, last = self.data, self.starts, len(self.starts) - 1
         start, end = span["start"], span["end"]
         first = self.line_of(start)
-        stop = min(self.line_of(end - 1) + 1 if end > start else first + 1, last)
+        stop = min(self.line_of(end - 1) + 1 if end > start else first + 1, len(self.starts) - 1)
         self.block_starts(first)
-        if not self.items:  # every token so far has its end line
-            self.settled = len(self.out)
-        line_map = [self.first_line + first, self.first_line + stop]
-        token: Token | None = None
+        parent = self.stack[-1][0]
+        node = self.node(name, value, start, end, first, stop, parent is None)
+        if node is None:  # a table cell
+            node = parent
+        elif node.label is None or node.label.id is None:  # (a section's heading is placed)
+            self.add(node)
+        if name in _CONTAINERS:
+            self.depth += 1
+        if name not in _ENDED_LATER:
+            self.inside(self.first_line + stop)
+        elif name == "BlockQuote":
+            self.quotes += 1
+            self.quote_stops.append(self.first_line + stop)
+            self.quote_inner.append(-1)
+        self.stack.append((node, name))
+
+    def node(self, name: str, value: Any, start: int, end: int, first: int, stop: int, top: bool) -> Node | None:
+        """The node of the block `name` that opens at the byte `start` (its bytes end at
+        `end`, its lines run from `first` to `stop` of the parsed text), None for a table
+        cell: at the `top` level, a heading's node is placed already, in the section it
+        opens (`Sections.heading`: its label has an id)."""
+        data, starts = self.data, self.starts
+        begin, until = self.offset(self.first_line + first), self.offset(self.first_line + stop)
         if name == "Paragraph":
             if stop - first > 1 and data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end):
                 raise Fallback
-            token = _token("paragraph_open", "p", 1, map=line_map)
-        elif name == "Heading":
+            return Node(PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
+        if name == "Item":
+            return ListItem(LIST_ITEM, begin, until, NO_CHILDREN)
+        if name == "TableCell":
+            return None
+        if name == "TableHead" or name == "TableRow":
+            return Node(TABLE_ROW, begin, until, NO_CHILDREN)
+        if name == "List":
+            return Node(LIST, begin, until, NO_CHILDREN, list_meta(value))
+        if name == "Heading":
             if (
                 stop - first > 1
-                and stop < last
+                and stop < len(starts) - 1
                 and b"=" in data[starts[stop - 1] : starts[stop]]
                 and not self.blank(stop)
             ):
@@ -397,52 +444,32 @@ class _Blocks:
                 # paragraph would have gone on, the reference's underline rule leaves
                 # the lines after it a paragraph
                 raise Fallback
-            tag = f"h{value['level'][1]}"
             content = _heading_content(data[start:end].decode("utf-8"), self.quotes)
-            self.out.append(_token("heading_open", tag, 1, map=line_map))
-            self.out.append(_token("inline", "", 0, content=content))
-        elif name == "Item":
-            token = _token("list_item_open", "li", 1, map=line_map)
-            self.items += 1
-        elif name == "List":
-            if value is None:
-                token = _token("bullet_list_open", "ul", 1, map=line_map)
-            else:
-                attrs: dict[str, str | int | float] = {"start": value} if value != 1 else {}
-                token = _token("ordered_list_open", "ol", 1, attrs=attrs, map=line_map)
-        elif name == "BlockQuote":
-            token = _token("blockquote_open", "blockquote", 1, map=line_map)
-            self.quotes += 1
-            self.quote_inner.append(-1)
-        elif name == "CodeBlock":
+            label = Label(title=plain_title(content), level=int(value["level"][1]))
+            if top:
+                return self.sections.heading(label, begin, until)
+            return Node(HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
+        if name == "CodeBlock":
             if value == "Indented":
-                self.out.append(_token("code_block", "code", 0, map=line_map))
-            else:  # markdown-it's info string: the rest of the opening line, as written
-                opening = data[start : starts[first + 1]].decode("utf-8").rstrip("\r\n")
-                info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
-                self.out.append(_token("fence", "code", 0, map=line_map, info=info))
-        elif name == "HtmlBlock":
-            content = data[starts[first] : starts[stop]].decode("utf-8")
-            self.out.append(_token("html_block", "", 0, map=line_map, content=content))
-        elif name == "Table":
-            token = _token("table_open", "table", 1, map=line_map)
-        elif name == "TableHead" or name == "TableRow":
-            token = _token("tr_open", "tr", 1, map=line_map)
-        elif name != "TableCell":
-            raise Fallback  # a block this module does not know
-        if token is not None:
-            self.out.append(token)
-        if name in _CONTAINERS:
-            self.depth += 1
-        if name not in _ENDED_LATER:
-            self.inside(line_map[1])
-        self.stack.append((token, name))
+                return Node(CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[CODE])
+            # markdown-it's info string: the rest of the opening line, as written
+            opening = data[start : starts[first + 1]].decode("utf-8").rstrip("\r\n")
+            info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
+            return Node(CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[CODE])
+        if name == "BlockQuote":
+            return Node(BLOCKQUOTE, begin, until, NO_CHILDREN)
+        if name == "HtmlBlock":
+            html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
+            if html is not None:
+                return self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+            return Node(HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[HTML_BLOCK])
+        if name == "Table":
+            return Node(TABLE, begin, until, NO_CHILDREN)
+        raise Fallback  # a block this module does not know
 
 
 # Blocks whose end line is known only after them (see `settle` and `quote_end`).
 _ENDED_LATER = frozenset({"Item", "List", "BlockQuote"})
-# Tokens in a batch (`block_tokens`): a few hundred KB of them.
-_BATCH = 2048
 # pulldown-cmark's blocks that hold others (markdown-it's levels)
 _CONTAINERS = frozenset({"Item", "List", "BlockQuote", "Table", "TableHead", "TableRow"})
 # Inline start/end events: no block, nothing to open or close.

@@ -27,7 +27,7 @@ if importlib.util.find_spec("pyromark") is None:
 
 def test_the_fast_backend_is_the_default_where_installed():
     calls = []
-    fast = markdown._fast_tokens
+    fast = markdown._fast_outline
     assert fast is not None
 
     def counted(text):
@@ -35,7 +35,7 @@ def test_the_fast_backend_is_the_default_where_installed():
         return fast(text)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(markdown, "_fast_tokens", counted)
+        patch.setattr(markdown, "_fast_outline", counted)
         root = markdown.detect_markdown("# A\n\ntext\n")
     assert calls == ["# A\n\ntext\n"]
     assert outline_signature(root) == outline_signature(markdown.detect_markdown_reference("# A\n\ntext\n"))
@@ -97,15 +97,27 @@ def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
     )
 
 
-def test_a_long_document_comes_in_batches_with_the_reference_outline():
+def test_a_long_document_has_the_reference_outline_in_no_more_memory_than_the_reference():
+    # pulldown-cmark's events come one at a time and each block's node is made as its
+    # event comes (no token list): at its peak the fast backend holds no more than the
+    # reference does with its windows of tokens
+    import tracemalloc
+
     from outline_splitter.detectors import markdown_fast
 
     items = "".join(f"- item {n}\n" + ("\n  more\n" if n % 7 == 0 else "") for n in range(3000))
     text = f"# List\n\n{items}\n> quote\n>\n> - in it\n\n\n" + "".join(f"Paragraph {n}.\n\n" for n in range(3000))
     assert len(text) < markdown_fast.MAX_CHARS
-    batches = markdown_fast.block_tokens(text)
-    assert batches is not None and len(list(batches)) > 5
     assert difference(text) is None
+    peaks = []
+    for detect in (markdown.detect_markdown_fast, markdown.detect_markdown_reference):
+        tracemalloc.start()
+        try:
+            assert detect(text) is not None
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[0] <= peaks[1], peaks
 
 
 _PIECES = st.sampled_from(

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from outline_splitter.detectors import markdown
+from outline_splitter.detectors import markdown, markdown_outline
 from outline_splitter.detectors.markdown import detect_markdown
 from outline_splitter.nodes import Node, Trait, apply_traits, check_outline, mark_lead_ins
 from tests.conftest import corpus_files
@@ -294,7 +294,7 @@ def _eager(text: str) -> Node:
     """The outline with every list item's paragraph built at once (as the detector made
     them before it deferred them): no paragraph taken for a lead-in defers."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(markdown, "leads_in", lambda *args: True)
+        patch.setattr(markdown_outline, "leads_in", lambda *args: True)
         return detect_markdown(text)
 
 
@@ -342,7 +342,7 @@ def test_deferred_list_item_paragraphs_leave_every_chunk_as_it_was(bodies, chunk
     text = f"# Steps\n\nThe steps:\n\n{items}\n## Then\n\n" + (items.replace("- ", "  - ") if nested else items)
     splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=chunk_size, min_chunk_size=min_chunk_size)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(markdown, "leads_in", lambda *args: True)
+        patch.setattr(markdown_outline, "leads_in", lambda *args: True)
         eager = [chunk.model_dump() for chunk in splitter.split(text)]
     assert [chunk.model_dump() for chunk in splitter.split(text)] == eager, text
 
