@@ -166,8 +166,8 @@ class _GreedyPacker:
         while cut > 1 and count > limit:
             cut -= 1
             count = view.count(chunk[0].start, chunk[cut - 1].end)
-        lead = _opening(chunk, view) if chunk[0] is self.carried else 0
-        self.packed.append(PackedSpan(chunk[:cut], count, self.cut, lead))
+        opening = _opening(chunk, view) if chunk[0] is self.carried else 0
+        self.packed.append(PackedSpan(chunk[:cut], count, self.cut, opening))
         self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
 
