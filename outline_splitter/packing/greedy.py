@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from outline_splitter.nodes import Trait
-from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut, Piece
+from outline_splitter.packing.atoms import BARRIER, BEHIND, Atom, Barrier, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.rules import carried_on, joins_back, shows_nothing
 from outline_splitter.packing.sentences import sentences
@@ -119,11 +119,8 @@ class _GreedyPacker:
         pending = self.pending = atoms
         while pending:
             atom = pending.pop()
-            if isinstance(atom, Cut):
-                if current:
-                    self.close(current, before_cut=True)
-                current = []
-                self.cut = bool(self.packed)
+            if isinstance(atom, Cut) or atom is BEHIND:
+                current = self.close_whole(current, atom)
                 continue
             if atom is BARRIER:
                 current = self.close_keeping_leading(current)
@@ -170,6 +167,15 @@ class _GreedyPacker:
         self.packed.append(PackedSpan(chunk[:cut], count, self.cut, opening))
         self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
+
+    def close_whole(self, chunk: list[Atom], at: Cut | Barrier) -> list[Atom]:
+        """Close `chunk` whole, what leads at its end too: at omitted text (a `CUT`,
+        across which nothing joins) or where the plan leaves markup behind (`BEHIND`)."""
+        if chunk:
+            self.close(chunk, before_cut=isinstance(at, Cut))
+        if isinstance(at, Cut):
+            self.cut = bool(self.packed)
+        return []
 
     def join_back(self, atoms: list[Atom]) -> bool:
         """Join `atoms`, which would start a chunk but belong to the one before (a closing
