@@ -100,13 +100,13 @@ def _plan_run(run: list[Atom], view: ChunkView, chunk_size: int, carried: int) -
     before a list whose items fit one chunk without it; a heading carried on is
     planned with the run, as what shows something)."""
     planned = _plan(run, view, chunk_size, carried)
-    if not planned or not carried or not shows_nothing(run, view, carried):
+    if not planned or not carried or not _in_text(run, min(planned), view) or not shows_nothing(run, view, carried):
         return planned, 0
     own = _plan(run[carried:], view, chunk_size, 0)
     if not own and not fits(view, run[carried].start, run[-1].end, chunk_size):
         return planned, 0  # (no plan of its own: the run's stands)
     first = carried + min(own, default=len(run) - carried)  # the end of its own first part
-    if first <= min(planned) or not _in_text(run, min(planned), view) or _in_text(run, first, view):
+    if first <= min(planned) or _in_text(run, first, view):
         return planned, 0
     end = run[first - 1].end
     if fits(view, run[0].start, end, chunk_size):

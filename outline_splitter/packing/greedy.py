@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from outline_splitter.nodes import Trait
-from outline_splitter.packing.atoms import BARRIER, BEHIND, Atom, Barrier, Cut, Piece
+from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.rules import carried_on, joins_back, shows_nothing
 from outline_splitter.packing.sentences import sentences
@@ -119,11 +119,8 @@ class _GreedyPacker:
         pending = self.pending = atoms
         while pending:
             atom = pending.pop()
-            if isinstance(atom, Cut) or atom is BEHIND:
-                current = self.close_whole(current, atom)
-                continue
-            if atom is BARRIER:
-                current = self.close_keeping_leading(current)
+            if not isinstance(atom, Atom):  # (one test an atom: most are atoms)
+                current = self.close_keeping_leading(current) if atom is BARRIER else self.close_whole(current, atom)
                 continue
             if current and self.fits(current[0].start, atom.end):
                 current.append(atom)
@@ -170,7 +167,7 @@ class _GreedyPacker:
 
     def close_whole(self, chunk: list[Atom], at: Cut | Barrier) -> list[Atom]:
         """Close `chunk` whole, what leads at its end too: at omitted text (a `CUT`,
-        across which nothing joins) or where the plan leaves markup behind (`BEHIND`)."""
+        across which nothing joins) or where the plan leaves markup behind (a `BEHIND`)."""
         if chunk:
             self.close(chunk, before_cut=isinstance(at, Cut))
         if isinstance(at, Cut):
