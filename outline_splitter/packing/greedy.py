@@ -12,7 +12,9 @@ a list, table, code block or section that fits is never cut for that; a piece of
 already broken, and a leaf cut at lines that is not verbatim (a docstring after its
 signature), is cut at lines (sentences in prose) so that the leading atoms take its head. At a `CUT`
 (omitted text) the open chunk is closed whole, leading atoms too, and the next span
-records that it comes `after_cut`, so that no later step joins it to the one before.
+records that it comes `after_cut`, so that no later step joins it to the one before; at
+a `BEHIND` (the plan's: markup carried on that stays behind, `balance._plan_run`) it is
+closed whole too.
 """
 
 from __future__ import annotations
