@@ -47,13 +47,17 @@ from outline_splitter.packing.view import ChunkView, fits
 
 
 class Barrier(enum.Enum):
-    """Where the greedy packer closes the open chunk (see the module docstring): a
-    one-member enum, so that `atom is BARRIER` narrows the type as `is None` did."""
+    """Where the greedy packer closes the open chunk: at a `BARRIER` (see the module
+    docstring) but for the atoms that lead at its end, which it carries on; at a
+    `BEHIND` (which only the plan puts in, `balance.py`) whole, the markup it carried
+    on too. An enum, so that `atom is BARRIER` narrows the type as `is None` did."""
 
     BARRIER = enum.auto()
+    BEHIND = enum.auto()
 
 
 BARRIER: Final = Barrier.BARRIER
+BEHIND: Final = Barrier.BEHIND
 
 
 class Cut:
@@ -194,7 +198,7 @@ class _AtomCollector:
             except StopIteration:
                 stack.pop()
                 continue
-            if visit is BARRIER:
+            if isinstance(visit, Barrier):  # (the walk makes BARRIERs alone)
                 self.barrier()
             elif isinstance(visit, Cut):
                 self.cut()

@@ -18,7 +18,8 @@ space after it, so the size of consecutive atoms is a difference of prefix sums 
 estimate of their exact count, which is checked for each planned part). A chunk may
 not end after an atom that leads (a heading, a lead-in, a comment, markup that opens
 what follows) nor start with markup that closes what is before it (`rules.side`), and
-the atoms a chunk carried on start the next one together. From the end backwards,
+the atoms a chunk carried on start the next one together (markup alone carried on
+moves no cut into what it opens: `_plan_run`). From the end backwards,
 `need[j]` is the fewest chunks the atoms from `j` on take; then, from the start, each
 cut is the one nearest an equal share of what is left among those that keep `need` on
 course. The cuts become
@@ -35,8 +36,8 @@ from itertools import accumulate, chain, pairwise
 from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
-from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut
-from outline_splitter.packing.rules import carried_on, leading_tail, side
+from outline_splitter.packing.atoms import BARRIER, BEHIND, Atom, Barrier, Cut
+from outline_splitter.packing.rules import carried_on, leading_tail, shows_nothing, side
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
@@ -70,10 +71,9 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
         members = cast("list[Atom | Cut | Barrier]", own)  # (the same list: BARRIERs go in)
         own = []
         skip = len(carried)
-        planned = _plan(run[:tail] if tail < len(run) else run, view, chunk_size, skip)
+        planned, behind = _plan_run(run[:tail] if tail < len(run) else run, view, chunk_size, skip)
         carried = run[tail:]
-        if planned:
-            _insert_barriers(members, sorted(i - skip for i in planned if i >= skip))
+        _put_in(out, members, run, (planned, behind), skip)
         if out:
             out += members
         else:
@@ -81,6 +81,66 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
         out.append(atom)
     out.pop()  # (the BARRIER that ended the last run, not a copy of all but it)
     return out
+
+
+# A run's plan: the positions before which a chunk ends, and where markup carried on
+# into it stays behind (0: nowhere), as `_plan_run` gives them.
+_Plan = tuple[set[int], int]
+
+
+def _plan_run(run: list[Atom], view: ChunkView, chunk_size: int, carried: int) -> _Plan:
+    """The cuts of `run` (`_plan`), and the place before which the markup its first
+    `carried` atoms hold stays behind (closed whole, `BEHIND`), 0 if it goes with the
+    run's first part. Markup shows nothing, so it moves no cut into what it opens: where
+    the chunk before carried on markup alone, and the run's plan ends its first part
+    between two atoms that show something while the run's own atoms, planned without
+    the markup, end theirs later, beside markup or not at all, and that part does not
+    fit with all of the markup, the plan is the own atoms' and the markup that does not
+    fit with their first part stays behind (a start tag of 115 tokens of attributes
+    before a list whose items fit one chunk without it; a heading carried on is
+    planned with the run, as what shows something)."""
+    planned = _plan(run, view, chunk_size, carried)
+    if not planned or not carried or not _in_text(run, min(planned), view) or not shows_nothing(run, view, carried):
+        return planned, 0
+    own = _plan(run[carried:], view, chunk_size, 0)
+    if not own and not fits(view, run[carried].start, run[-1].end, chunk_size):
+        return planned, 0  # (no plan of its own: the run's stands)
+    first = carried + min(own, default=len(run) - carried)  # the end of its own first part
+    if first <= min(planned) or _in_text(run, first, view):
+        return planned, 0
+    end = run[first - 1].end
+    if fits(view, run[0].start, end, chunk_size):
+        return planned, 0
+    behind = next((i for i in range(1, carried) if fits(view, run[i].start, end, chunk_size)), carried)
+    return {carried + cut for cut in own}, behind
+
+
+def _put_in(
+    out: list[Atom | Cut | Barrier], members: list[Atom | Cut | Barrier], run: list[Atom], plan: _Plan, skip: int
+) -> None:
+    """Put the plan of `run` in: a `BARRIER` before each of its own atoms (`members`,
+    the run but its first `skip`, which are in `out`) at a planned cut, and a `BEHIND`
+    before the carried atom where the markup carried on stays behind (`_plan_run`)."""
+    planned, behind = plan
+    if planned:
+        _insert_barriers(members, sorted(i - skip for i in planned if i >= skip))
+    if behind:  # (before a carried atom, in `out`, or before the run's own first one)
+        place = out if behind < skip else members
+        place.insert(_place_of(place, run[behind]), BEHIND)
+
+
+def _in_text(run: list[Atom], cut: int, view: ChunkView) -> bool:
+    """Whether a cut before `run[cut]` falls between two atoms that show something (not
+    beside markup alone, nor at the end of `run`)."""
+    return 0 < cut < len(run) and not (shows_nothing([run[cut - 1]], view) or shows_nothing([run[cut]], view))
+
+
+def _place_of(items: list[Atom | Cut | Barrier], atom: Atom) -> int:
+    """The position of `atom` in `items`, near its end."""
+    i = len(items) - 1
+    while items[i] is not atom:
+        i -= 1
+    return i
 
 
 def _insert_barriers(members: list[Atom | Cut | Barrier], cuts: list[int]) -> None:

@@ -12,7 +12,9 @@ a list, table, code block or section that fits is never cut for that; a piece of
 already broken, and a leaf cut at lines that is not verbatim (a docstring after its
 signature), is cut at lines (sentences in prose) so that the leading atoms take its head. At a `CUT`
 (omitted text) the open chunk is closed whole, leading atoms too, and the next span
-records that it comes `after_cut`, so that no later step joins it to the one before.
+records that it comes `after_cut`, so that no later step joins it to the one before; at
+a `BEHIND` (the plan's: markup carried on that stays behind, `balance._plan_run`) it is
+closed whole too.
 """
 
 from __future__ import annotations
@@ -119,14 +121,8 @@ class _GreedyPacker:
         pending = self.pending = atoms
         while pending:
             atom = pending.pop()
-            if isinstance(atom, Cut):
-                if current:
-                    self.close(current, before_cut=True)
-                current = []
-                self.cut = bool(self.packed)
-                continue
-            if atom is BARRIER:
-                current = self.close_keeping_leading(current)
+            if not isinstance(atom, Atom):  # (one test an atom: most are atoms)
+                current = self.close_keeping_leading(current) if atom is BARRIER else self.close_whole(current, atom)
                 continue
             if current and self.fits(current[0].start, atom.end):
                 current.append(atom)
@@ -166,10 +162,19 @@ class _GreedyPacker:
         while cut > 1 and count > limit:
             cut -= 1
             count = view.count(chunk[0].start, chunk[cut - 1].end)
-        lead = _opening(chunk, view) if chunk[0] is self.carried else 0
-        self.packed.append(PackedSpan(chunk[:cut], count, self.cut, lead))
+        opening = _opening(chunk, view) if chunk[0] is self.carried else 0
+        self.packed.append(PackedSpan(chunk[:cut], count, self.cut, opening))
         self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
+
+    def close_whole(self, chunk: list[Atom], at: Cut | Barrier) -> list[Atom]:
+        """Close `chunk` whole, what leads at its end too: at omitted text (a `CUT`,
+        across which nothing joins) or where the plan leaves markup behind (a `BEHIND`)."""
+        if chunk:
+            self.close(chunk, before_cut=isinstance(at, Cut))
+        if isinstance(at, Cut):
+            self.cut = bool(self.packed)
+        return []
 
     def join_back(self, atoms: list[Atom]) -> bool:
         """Join `atoms`, which would start a chunk but belong to the one before (a closing

@@ -56,9 +56,10 @@ def carried_on(atoms: list[Atom], view: ChunkView) -> int:
     """Where the atoms that a chunk closed before a broken node carries on into the next
     chunk begin: those that lead at its end, or all of it if the rest is markup alone."""
     cut = leading_tail(atoms, view)
-    return 0 if cut > 0 and view.blank_side(atoms[0].start, atoms[cut - 1].end) != 0 else cut
+    return 0 if cut > 0 and shows_nothing(atoms, view, cut) else cut
 
 
-def shows_nothing(atoms: list[Atom], view: ChunkView) -> bool:
-    """Whether the span of `atoms` is markup alone (white space and tags: no text)."""
-    return view.blank_side(atoms[0].start, atoms[-1].end) != 0
+def shows_nothing(atoms: list[Atom], view: ChunkView, upto: int = 0) -> bool:
+    """Whether the span of `atoms` (of its first `upto`, if given) is markup alone
+    (white space and tags: no text)."""
+    return view.blank_side(atoms[0].start, atoms[upto - 1].end) != 0

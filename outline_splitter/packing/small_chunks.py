@@ -30,34 +30,9 @@ def merge_small_chunks(
     spans = _merge_pass(spans, view, limit, min_chunk_size, same_section=True)
     if across_sections:
         spans = _merge_pass(spans, view, limit, min_chunk_size, same_section=False)
-    spans = _take_from_next(_take_from_previous(spans, view, limit, min_chunk_size), view, limit, min_chunk_size)
+    spans = _take_atoms(spans, view, limit, min_chunk_size, before=True)
+    spans = _take_atoms(spans, view, limit, min_chunk_size, before=False)
     return _take_words(spans, view, limit, min_chunk_size)
-
-
-def _take_from_previous(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
-    """Each span still under `min_chunk_size` (no join fits) after taking the fewest
-    last atoms of the span before it that bring it to `min_chunk_size`, where both
-    stay within `limit`, the one before keeps `min_chunk_size` too and the cut between
-    them is one the packing rules allow (`rules.may_cut_between`)."""
-    for i in range(1, len(spans)):
-        span, previous = spans[i], spans[i - 1]
-        if span.token_count >= min_chunk_size or span.after_cut or len(previous.atoms) < 2:
-            continue
-        for k in range(1, len(previous.atoms)):
-            moved = previous.atoms[-k:]
-            grown = view.count(moved[0].start, span.end, limit)
-            if grown > limit:
-                break
-            kept = previous.atoms[:-k]
-            if grown < min_chunk_size or not may_cut_between(kept[-1], moved[0], view):
-                continue
-            rest = view.count(kept[0].start, kept[-1].end, limit)
-            # a shorter text may take more tokens ("><articl" 3, "><article" 2): recheck the cap
-            if min_chunk_size <= rest <= limit and previous.opening < len(kept):
-                spans[i - 1] = PackedSpan(kept, rest, previous.after_cut, previous.opening)
-                spans[i] = PackedSpan(moved + span.atoms, grown)
-            break
-    return spans
 
 
 def _merge_pass(
@@ -78,33 +53,50 @@ def _merge_pass(
     return out
 
 
-def _take_from_next(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
-    """Each span still under `min_chunk_size` after taking the fewest first atoms of the
-    span after it that bring it to `min_chunk_size`, where both stay within `limit`, the
-    one after keeps `min_chunk_size` too, and the atoms taken hold more than the markup
-    that opens it and the cut after them is one the packing rules allow
+def _take_atoms(
+    spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int, before: bool
+) -> list[PackedSpan]:
+    """Each span still under `min_chunk_size` (no join fits) after taking the fewest
+    atoms at the near edge of its neighbour (`before`: the last atoms of the span before
+    it, else the first of the span after it, past the markup that opens that one) that
+    bring it to `min_chunk_size`, where both stay within `limit`, the neighbour keeps
+    `min_chunk_size` too and the cut between them is one the packing rules allow
     (`rules.may_cut_between`: not after what leads, not before what trails)."""
-    for i in range(len(spans) - 2, -1, -1):
-        span, following = spans[i], spans[i + 1]
-        if span.token_count >= min_chunk_size or following.after_cut or len(following.atoms) < 2:
+    for i in range(1, len(spans)) if before else range(len(spans) - 2, -1, -1):
+        j = i - 1 if before else i + 1
+        span, other = spans[i], spans[j]
+        if span.token_count >= min_chunk_size or spans[max(i, j)].after_cut or len(other.atoms) < 2:
             continue
-        for k in range(following.opening + 1, len(following.atoms)):
-            moved = following.atoms[:k]
-            grown = view.count(span.start, moved[-1].end, limit)
-            if grown > limit:
-                break
-            if grown < min_chunk_size or not may_cut_between(moved[-1], following.atoms[k], view):
-                continue
-            kept = following.atoms[k:]
-            rest = view.count(kept[0].start, kept[-1].end, limit)
-            if min_chunk_size <= rest <= limit:
-                opening = (
-                    len(span.atoms) + following.opening if view.blank_side(span.start, span.end) > 0 else span.opening
-                )
-                spans[i] = PackedSpan(span.atoms + moved, grown, span.after_cut, opening)
-                spans[i + 1] = PackedSpan(kept, rest)
-            break
+        taken = _atoms_taken(span, other, before, view, limit, min_chunk_size)
+        if taken is not None:
+            spans[min(i, j)], spans[max(i, j)] = taken
     return spans
+
+
+def _atoms_taken(
+    span: PackedSpan, other: PackedSpan, before: bool, view: ChunkView, limit: int, min_chunk_size: int
+) -> tuple[PackedSpan, PackedSpan] | None:
+    """`other` and `span` in document order after `span` takes the fewest atoms of
+    `other` (the span before it if `before`, else the one after) that bring it to
+    `min_chunk_size`, or None if no such take fits (see `_take_atoms`)."""
+    atoms, n = other.atoms, len(other.atoms)
+    for k in range(1, n) if before else range(other.opening + 1, n):
+        cut = n - k if before else k  # (other.atoms[:cut] stays before the cut, the rest after it)
+        moved, kept = (atoms[cut:], atoms[:cut]) if before else (atoms[:cut], atoms[cut:])
+        grown = view.count(moved[0].start, span.end, limit) if before else view.count(span.start, moved[-1].end, limit)
+        if grown > limit:
+            return None
+        if grown < min_chunk_size or not may_cut_between(atoms[cut - 1], atoms[cut], view):
+            continue
+        # a shorter text may take more tokens ("><articl" 3, "><article" 2): recheck the cap
+        rest = view.count(kept[0].start, kept[-1].end, limit)
+        if not min_chunk_size <= rest <= limit or (before and other.opening >= len(kept)):
+            return None
+        if before:
+            return PackedSpan(kept, rest, other.after_cut, other.opening), PackedSpan(moved + span.atoms, grown)
+        opening = len(span.atoms) + other.opening if view.blank_side(span.start, span.end) > 0 else span.opening
+        return PackedSpan(span.atoms + moved, grown, span.after_cut, opening), PackedSpan(kept, rest)
+    return None
 
 
 def _take_words(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_size: int) -> list[PackedSpan]:
