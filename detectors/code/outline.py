@@ -29,14 +29,14 @@ import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from functools import partial
+from functools import cache, partial
 from itertools import pairwise
 from typing import Any, cast
 
 from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.languages import Language
-from outline_splitter.detectors.code.offsets import ByteToChar
+from outline_splitter.detectors.code.offsets import char_offsets
 from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node, Trait
 
 DEFINITION = "definition"
@@ -75,6 +75,9 @@ _LINE_END_BLOCK = 1 << 16
 # type_declaration > type_spec > struct_type > field_declaration_list).
 _BODY_SEARCH_DEPTH = 3
 _DOC_COMMENT = re.compile(rb"\s*(?:/\*\*|///|//!|/\*!)")
+# A line that could open a comment (`#`, `//`, `/*`, ` * `): the cheap test before the
+# syntax tree is searched for comments at the end of a member.
+_COMMENT_OPENER = re.compile(rb"[ \t]*[#/*]")
 _REGION_END = re.compile(rb"LLM-(?:END-?REGION|REGION-?END)")
 _REGION_START = re.compile(rb"LLM-REGION\b(?!-?END)")
 _REGION_TITLE = re.compile(rb"LLM-REGION\b[\s:\-]*(.*?)[\s*/>-]*$", re.S)
@@ -195,6 +198,24 @@ def _unwrapped(node: SyntaxNode, transparent: frozenset[str]) -> SyntaxNode:
     return node
 
 
+def _type_kind(language: Language, syntax_type: str) -> str | None:
+    """What a member of `syntax_type` is, where its type alone says; None for a wrapper
+    (a definition where the node it wraps is one, a statement otherwise)."""
+    for kind, types in ((COMMENT, language.comments), (DECORATOR, language.decorators), (_IMPORT, language.imports)):
+        if syntax_type in types:
+            return kind
+    if syntax_type in language.wrappers:
+        return None
+    return DEFINITION if syntax_type in language.definitions else STATEMENT
+
+
+@cache
+def _kinds_by_type(language: Language) -> dict[str, str]:
+    """The `_type_kind` of each syntax type of `language` met so far that is no wrapper:
+    one dict look-up a member where the questions of `_type_kind` took a call and four."""
+    return {}
+
+
 class CodeOutline:
     """Builds the outline of one source text (see the module docstring)."""
 
@@ -202,11 +223,12 @@ class CodeOutline:
         self.language = language
         self.text = text
         self.data = data
-        self.char = ByteToChar(text)
+        self.char = char_offsets(text, data)
         self.line_ends: array[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
         # the meta of all definitions of one type, shared rather than a copy each (a file
         # of 100,000 one-line functions made 100,000)
         self._definition_metas: dict[str, DefinitionMeta] = {}
+        self._kinds = _kinds_by_type(language)
 
     def build(self, top_level: Iterable[SyntaxNode]) -> Node:
         """The outline of the file whose syntax tree's root has the children `top_level`
@@ -275,13 +297,15 @@ class CodeOutline:
         """The items of `_items` before leading ones are attached: each yielded once the
         next is made (a trailing comment on its last line may still stretch it)."""
         data = self.data
+        kinds = self._kinds
+        opens_comment = _COMMENT_OPENER.match
         last: _Item | None = None
         for member in members:
             start = member.start_byte
             if start >= limit:
                 break
             end = member.end_byte
-            kind = self._kind(member)
+            kind = kinds.get(member.type) or self._kind(member)
             if kind == COMMENT and self._after_code(start):
                 # a trailing comment belongs to the code on its line, not to what follows
                 if last is not None and last.end_row == member.start_point[0]:
@@ -294,7 +318,8 @@ class CodeOutline:
             if last is not None:
                 yield last
             last = item
-            if kind != COMMENT and not one_line and self._may_end_in_comment(start, end):
+            # (only a member whose last line could open a comment may end in one)
+            if kind != COMMENT and not one_line and opens_comment(data, data.rfind(b"\n", start, end) + 1, end):
                 hoisted, content_end, content_row = self._trailing_comments(member)
                 if hoisted:
                     item.end, item.end_row = min(item.end, content_end), content_row
@@ -322,26 +347,14 @@ class CodeOutline:
             return end
         return end + len(rest) if rest.lstrip().startswith((b"#", b"//", b"/*")) else None
 
-    def _may_end_in_comment(self, start: int, end: int) -> bool:
-        """Whether the last line of `[start, end)` could open a comment (`#`, `/`, `*`):
-        the cheap test before looking for trailing comments in the tree."""
-        position = self.data.rfind(b"\n", start, end) + 1
-        while position < end and self.data[position] in b" \t":
-            position += 1
-        return position < end and self.data[position] in b"#/*"
-
     def _kind(self, member: SyntaxNode) -> str:
-        language = self.language
-        kind = member.type
-        if kind in language.comments:
-            return COMMENT
-        if kind in language.decorators:
-            return DECORATOR
-        if kind in language.imports:
-            return _IMPORT
-        if self._definition_in(member) is not None:
-            return DEFINITION
-        return STATEMENT
+        """What `member` is; where its syntax type alone says, that type's kind is kept in
+        `_kinds` (read there first: `kinds.get(member.type) or self._kind(member)`)."""
+        kind = _type_kind(self.language, member.type)
+        if kind is None:  # a wrapper: a definition where what it wraps is one
+            return DEFINITION if self._definition_in(member) is not None else STATEMENT
+        self._kinds[member.type] = kind
+        return kind
 
     def _definition_in(self, node: SyntaxNode) -> SyntaxNode | None:
         """The definition `node` is, or wraps; `None` if it is none."""
