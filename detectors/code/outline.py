@@ -70,6 +70,7 @@ _LEADING = (COMMENT, DECORATOR)
 # A node spanning fewer lines gets no children: cutting it at line ends is as good.
 MIN_SPLIT_LINES = 4
 _NEWLINE = ord("\n")
+_LINE_SCAN = 1 << 10
 _LINE_END_BLOCK = 1 << 16
 # How deep to look for the body of a definition that has no `body` field (Go's
 # type_declaration > type_spec > struct_type > field_declaration_list).
@@ -485,7 +486,17 @@ class CodeOutline:
         the table of line ends (counting them per statement was quadratic in the depth
         of nested blocks, each spanning the rest of the file). The table is an array of
         4-byte offsets: as a list of ints it cost 40 bytes a line, some 19 MB for a file
-        of 480,000 one-line functions, alive beside its whole outline."""
+        of 480,000 one-line functions, alive beside its whole outline.
+
+        The line ends in the first `_LINE_SCAN` bytes are counted first (one call, some
+        lines of code): the table is built, and searched, only for a span longer than that
+        whose first lines are longer still, such as a statement that nests blocks on one
+        line (each level would count that line again). Most files never build it."""
+        scanned = min(end, start + _LINE_SCAN)
+        if self.data.count(b"\n", start, scanned) >= MIN_SPLIT_LINES - 1:
+            return True
+        if scanned == end:
+            return False
         line_ends = self.line_ends
         if line_ends is None:
             line_ends = self.line_ends = _line_ends(self.data)
