@@ -439,7 +439,7 @@ class CodeOutline:
                 nodes.append(self._import_group(imports))
                 imports = []
             if item.kind == COMMENT:
-                if b"LLM-REGION" in self.data[item.start : item.end]:
+                if self.data.find(b"LLM-REGION", item.start, item.end) >= 0:
                     markers.append(len(nodes))
                 nodes.append(self._node(COMMENT, item.start, item.end))
             elif item.kind == DECORATOR:
@@ -557,7 +557,8 @@ class CodeOutline:
 
     def _definition(self, item: _Item) -> Node:
         outer = item.node
-        chain = self._unwrap(outer)
+        # (a type the kinds table holds is no wrapper: it wraps nothing)
+        chain = [outer] if outer.type in self._kinds else self._unwrap(outer)
         inner = chain[-1]
         metas = self._definition_metas
         meta = metas.get(inner.type) or metas.setdefault(inner.type, DefinitionMeta(self.text, inner.type))
@@ -696,9 +697,12 @@ class CodeOutline:
                     break
         if name is None:
             return "", 0
-        first_line = self.data[name.start_byte : name.end_byte].decode("utf-8", "replace").split("\n", 1)[0]
-        symbol = first_line.lstrip()
-        return symbol.rstrip(), self.char(name.start_byte) + len(first_line) - len(symbol)
+        at = name.start_byte
+        first_line = self.data[at : name.end_byte].decode("utf-8", "replace").partition("\n")[0]
+        symbol = first_line.strip()
+        if symbol is first_line:  # (the common case: nothing to strip)
+            return symbol, self.char(at)
+        return symbol, self.char(at) + len(first_line) - len(first_line.lstrip())
 
     def _signature(self, definition: SyntaxNode, body: SyntaxNode | None) -> str:
         """The definition's header line(s), with the first line's indentation: the text
