@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.detectors.code import LANGUAGES_BY_NAME, _parser
+from outline_splitter.detectors.code import LANGUAGES_BY_NAME, _parser, offsets
 from outline_splitter.detectors.code.offsets import encode_source
 from outline_splitter.detectors.code.outline import CodeOutline, NamedDefinition
 from outline_splitter.nodes import Label, Node, check_outline
@@ -183,3 +184,24 @@ def test_a_label_read_off_the_source_is_the_symbol_of_the_syntax_tree(case):
     for label, symbol in outline.pairs:
         assert label.symbol == symbol
         assert label.as_meta() == {"symbol": symbol}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(st.sampled_from("ab \n\té€ß中😀\ud800\udfff"), max_size=200),
+    block=st.integers(1, 8),
+)
+def test_byte_offsets_map_to_the_character_offsets(text, block):
+    """`ByteToChar` gives, at every character boundary of `encode_source(text)`, the
+    character's index (a lone surrogate is one `?` byte), whether or not it is handed the
+    bytes and wherever its blocks (shrunk here to a few bytes) cut a character."""
+    data = encode_source(text)
+    boundaries = [0]
+    for character in text:
+        boundaries.append(boundaries[-1] + len(encode_source(character)))
+    assert boundaries[-1] == len(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(offsets, "_BLOCK", block)
+        converters = [offsets.ByteToChar(text), offsets.ByteToChar(text, data), offsets.char_offsets(text, data)]
+    for to_char in converters:
+        assert [to_char(at) for at in boundaries] == list(range(len(text) + 1))

@@ -183,3 +183,18 @@ def test_the_line_end_table_holds_every_newline_of_the_source(text, block):
     data = text.encode("utf-8", "replace")
     assert ends.tolist() == [at for at, byte in enumerate(data) if byte == ord("\n")]
     assert ends.itemsize == 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a\n\n \té日")), max_size=60), st.integers(1, 16))
+def test_a_span_spans_enough_lines_where_it_holds_enough_line_ends(text, scan):
+    # every span of the text: the first `scan` bytes are counted, the table of line ends
+    # searched past them
+    source = offsets.encode_source(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outline, "_LINE_SCAN", scan)
+        spans_lines = outline.CodeOutline(code.LANGUAGES_BY_NAME["python"], text, source)._spans_lines
+        for start in range(len(source) + 1):
+            for end in range(start, len(source) + 1):
+                expected = source.count(b"\n", start, end) >= outline.MIN_SPLIT_LINES - 1
+                assert spans_lines(start, end) == expected, (start, end)

@@ -29,14 +29,14 @@ import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from functools import partial
+from functools import cache, partial
 from itertools import pairwise
 from typing import Any, cast
 
 from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.languages import Language
-from outline_splitter.detectors.code.offsets import ByteToChar
+from outline_splitter.detectors.code.offsets import char_offsets
 from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node, Trait
 
 DEFINITION = "definition"
@@ -64,11 +64,15 @@ _LEADING = (COMMENT, DECORATOR)
 # A node spanning fewer lines gets no children: cutting it at line ends is as good.
 MIN_SPLIT_LINES = 4
 _NEWLINE = ord("\n")
+_LINE_SCAN = 1 << 10
 _LINE_END_BLOCK = 1 << 16
 # How deep to look for the body of a definition that has no `body` field (Go's
 # type_declaration > type_spec > struct_type > field_declaration_list).
 _BODY_SEARCH_DEPTH = 3
 _DOC_COMMENT = re.compile(rb"\s*(?:/\*\*|///|//!|/\*!)")
+# A line that could open a comment (`#`, `//`, `/*`, ` * `): the cheap test before the
+# syntax tree is searched for comments at the end of a member.
+_COMMENT_OPENER = re.compile(rb"[ \t]*[#/*]")
 _REGION_END = re.compile(rb"LLM-(?:END-?REGION|REGION-?END)")
 _REGION_START = re.compile(rb"LLM-REGION\b(?!-?END)")
 _REGION_TITLE = re.compile(rb"LLM-REGION\b[\s:\-]*(.*?)[\s*/>-]*$", re.S)
@@ -189,6 +193,24 @@ def _unwrapped(node: SyntaxNode, transparent: frozenset[str]) -> SyntaxNode:
     return node
 
 
+def _type_kind(language: Language, syntax_type: str) -> str | None:
+    """What a member of `syntax_type` is, where its type alone says; None for a wrapper
+    (a definition where the node it wraps is one, a statement otherwise)."""
+    for kind, types in ((COMMENT, language.comments), (DECORATOR, language.decorators), (_IMPORT, language.imports)):
+        if syntax_type in types:
+            return kind
+    if syntax_type in language.wrappers:
+        return None
+    return DEFINITION if syntax_type in language.definitions else STATEMENT
+
+
+@cache
+def _kinds_by_type(language: Language) -> dict[str, str]:
+    """The `_type_kind` of each syntax type of `language` met so far that is no wrapper:
+    one dict look-up a member where the questions of `_type_kind` took a call and four."""
+    return {}
+
+
 class CodeOutline:
     """Builds the outline of one source text (see the module docstring)."""
 
@@ -196,11 +218,12 @@ class CodeOutline:
         self.language = language
         self.text = text
         self.data = data
-        self.char = ByteToChar(text)
+        self.char = char_offsets(text, data)
         self.line_ends: array[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
         # the meta of all definitions of one type, shared rather than a copy each (a file
         # of 100,000 one-line functions made 100,000)
         self._definition_metas: dict[str, DefinitionMeta] = {}
+        self._kinds = _kinds_by_type(language)
 
     def build(self, top_level: Iterable[SyntaxNode]) -> Node:
         """The outline of the file whose syntax tree's root has the children `top_level`
@@ -269,13 +292,15 @@ class CodeOutline:
         """The items of `_items` before leading ones are attached: each yielded once the
         next is made (a trailing comment on its last line may still stretch it)."""
         data = self.data
+        kinds = self._kinds
+        opens_comment = _COMMENT_OPENER.match
         last: _Item | None = None
         for member in members:
             start = member.start_byte
             if start >= limit:
                 break
             end = member.end_byte
-            kind = self._kind(member)
+            kind = kinds.get(member.type) or self._kind(member)
             if kind == COMMENT and self._after_code(start):
                 # a trailing comment belongs to the code on its line, not to what follows
                 if last is not None and last.end_row == member.start_point[0]:
@@ -288,7 +313,8 @@ class CodeOutline:
             if last is not None:
                 yield last
             last = item
-            if kind != COMMENT and not one_line and self._may_end_in_comment(start, end):
+            # (only a member whose last line could open a comment may end in one)
+            if kind != COMMENT and not one_line and opens_comment(data, data.rfind(b"\n", start, end) + 1, end):
                 hoisted, content_end, content_row = self._trailing_comments(member)
                 if hoisted:
                     item.end, item.end_row = min(item.end, content_end), content_row
@@ -316,26 +342,14 @@ class CodeOutline:
             return end
         return end + len(rest) if rest.lstrip().startswith((b"#", b"//", b"/*")) else None
 
-    def _may_end_in_comment(self, start: int, end: int) -> bool:
-        """Whether the last line of `[start, end)` could open a comment (`#`, `/`, `*`):
-        the cheap test before looking for trailing comments in the tree."""
-        position = self.data.rfind(b"\n", start, end) + 1
-        while position < end and self.data[position] in b" \t":
-            position += 1
-        return position < end and self.data[position] in b"#/*"
-
     def _kind(self, member: SyntaxNode) -> str:
-        language = self.language
-        kind = member.type
-        if kind in language.comments:
-            return COMMENT
-        if kind in language.decorators:
-            return DECORATOR
-        if kind in language.imports:
-            return _IMPORT
-        if self._definition_in(member) is not None:
-            return DEFINITION
-        return STATEMENT
+        """What `member` is; where its syntax type alone says, that type's kind is kept in
+        `_kinds` (read there first: `kinds.get(member.type) or self._kind(member)`)."""
+        kind = _type_kind(self.language, member.type)
+        if kind is None:  # a wrapper: a definition where what it wraps is one
+            return DEFINITION if self._definition_in(member) is not None else STATEMENT
+        self._kinds[member.type] = kind
+        return kind
 
     def _definition_in(self, node: SyntaxNode) -> SyntaxNode | None:
         """The definition `node` is, or wraps; `None` if it is none."""
@@ -419,7 +433,7 @@ class CodeOutline:
                 nodes.append(self._import_group(imports))
                 imports = []
             if item.kind == COMMENT:
-                if b"LLM-REGION" in self.data[item.start : item.end]:
+                if self.data.find(b"LLM-REGION", item.start, item.end) >= 0:
                     markers.append(len(nodes))
                 nodes.append(self._node(COMMENT, item.start, item.end))
             elif item.kind == DECORATOR:
@@ -466,7 +480,17 @@ class CodeOutline:
         the table of line ends (counting them per statement was quadratic in the depth
         of nested blocks, each spanning the rest of the file). The table is an array of
         4-byte offsets: as a list of ints it cost 40 bytes a line, some 19 MB for a file
-        of 480,000 one-line functions, alive beside its whole outline."""
+        of 480,000 one-line functions, alive beside its whole outline.
+
+        The line ends in the first `_LINE_SCAN` bytes are counted first (one call, some
+        lines of code): the table is built, and searched, only for a span longer than that
+        whose first lines are longer still, such as a statement that nests blocks on one
+        line (each level would count that line again). Most files never build it."""
+        scanned = min(end, start + _LINE_SCAN)
+        if self.data.count(b"\n", start, scanned) >= MIN_SPLIT_LINES - 1:
+            return True
+        if scanned == end:
+            return False
         line_ends = self.line_ends
         if line_ends is None:
             line_ends = self.line_ends = _line_ends(self.data)
@@ -527,7 +551,8 @@ class CodeOutline:
 
     def _definition(self, item: _Item) -> Node:
         outer = item.node
-        chain = self._unwrap(outer)
+        # (a type the kinds table holds is no wrapper: it wraps nothing)
+        chain = [outer] if outer.type in self._kinds else self._unwrap(outer)
         inner = chain[-1]
         metas = self._definition_metas
         meta = metas.get(inner.type) or metas.setdefault(inner.type, DefinitionMeta(self.text, inner.type))
@@ -666,9 +691,12 @@ class CodeOutline:
                     break
         if name is None:
             return "", 0
-        first_line = self.data[name.start_byte : name.end_byte].decode("utf-8", "replace").split("\n", 1)[0]
-        symbol = first_line.lstrip()
-        return symbol.rstrip(), self.char(name.start_byte) + len(first_line) - len(symbol)
+        at = name.start_byte
+        first_line = self.data[at : name.end_byte].decode("utf-8", "replace").partition("\n")[0]
+        symbol = first_line.strip()
+        if symbol is first_line:  # (the common case: nothing to strip)
+            return symbol, self.char(at)
+        return symbol, self.char(at) + len(first_line) - len(first_line.lstrip())
 
     def _signature(self, definition: SyntaxNode, body: SyntaxNode | None) -> str:
         """The definition's header line(s), with the first line's indentation: the text
