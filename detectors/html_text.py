@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from html import unescape
 from html.entities import html5
+from typing import Any
 
 import numpy as np
 
@@ -103,6 +104,10 @@ def _short_blank(run: str) -> str:
     return first + (" \n\n" if inner >= 2 else " \n " if inner else "   ") + last
 
 
+# The array type code of each numpy type the map is made in.
+_OFFSETS = {np.intc: "i", np.int64: "q"}
+
+
 class _Pieces:
     """Text built of pieces, and for each piece where its characters come from: the
     piece's base (an offset into the text it is made from), and either one offset after
@@ -136,12 +141,12 @@ class _Pieces:
         self._counted = len(pieces)
         return self._length
 
-    def offsets(self, through: np.ndarray | None = None) -> np.ndarray:
-        """Each character's offset (`through[offset]` where `through` is given)."""
-        lengths = np.fromiter(map(len, self.pieces), np.int64, len(self.pieces))
-        steps = np.ones(len(lengths), np.int64)
+    def offsets(self, dtype: type[np.signedinteger[Any]], through: np.ndarray | None = None) -> np.ndarray:
+        """Each character's offset, as `dtype` (`through[offset]` where `through` is given)."""
+        lengths = np.fromiter(map(len, self.pieces), dtype, len(self.pieces))
+        steps = np.ones(len(lengths), dtype)
         steps[self.constant] = 0
-        bases = np.array(self.bases, np.int64)
+        bases = np.array(self.bases, dtype)
         shown = lengths > 0
         lengths, steps, bases = lengths[shown], steps[shown], bases[shown]
         # one increment per character: the step inside a piece, and at a piece's first
@@ -159,8 +164,9 @@ class _Pieces:
 def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) -> tuple[str, array[int] | None]:
     """`raw` with its white space folded (`_fold`) outside the `verbatim` ranges, and
     the source offset of each character of the result, given `starts` for `raw`'s (else
-    None). Inside a range block boundaries become line ends and all else stays; its
-    trailing white space folds with what follows."""
+    None), in `starts`' type (C int or 64 bits: `_OFFSETS`). Inside a range block
+    boundaries become line ends and all else stays; its trailing white space folds with
+    what follows."""
     folded = _Pieces()
 
     def fold(cursor: int, stop: int) -> None:
@@ -190,8 +196,10 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
     fold(cursor, len(raw))
     if starts is None:
         return "".join(folded.pieces), None
-    mapped = array("q")
-    mapped.frombytes(folded.offsets(starts).data.cast("B"))
+    offsets = folded.offsets(starts.dtype.type, starts)
+    del starts
+    mapped = array(_OFFSETS[offsets.dtype.type])
+    mapped.frombytes(offsets.data.cast("B"))
     return "".join(folded.pieces), mapped
 
 
@@ -270,7 +278,9 @@ class ExtractedText:
     def __init__(self, source: str, markup: Iterable[Token] | None = None) -> None:
         self.source = source
         raw, pieces, verbatim = _raw_text(source, markup)
-        self.text, starts = _fold_white_space(raw, verbatim, pieces.offsets())
+        # 4 bytes an offset where they fit (any text under 2 G characters), not 8
+        dtype = np.intc if len(source) < 2**31 else np.int64
+        self.text, starts = _fold_white_space(raw, verbatim, pieces.offsets(dtype))
         assert starts is not None
         self.starts = starts
 
