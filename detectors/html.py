@@ -97,6 +97,7 @@ _CHROME = re.compile(
 )
 # Elements that hold a heading for what follows them in their parent (a post's header).
 _HEADING_HOLDERS = frozenset({"header", "hgroup"})
+_HOLDS_HEADING = _HEADING_HOLDERS | {"div"}  # the tags of what `_heading_in` may find a heading in
 _ID = re.compile(r"""[\s/]id[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 # Start tags that close an open element of the same family: (the family, where the
@@ -311,15 +312,21 @@ def _finish(root: Node, inner_end: dict[int, int], text: str) -> list[Node]:
             continue
         if node.kind == TABLE:
             tables.append(node)
+        tag = node.meta.get("tag")
+        numbered = node is root or tag is not None  # (the children of a section made here were numbered)
         counts: dict[str, int] = {}
-        for child in children if node is root or "tag" in node.meta else ():
-            tag = child.meta.get("tag")
-            if tag is not None and tag not in _UNNAMED and (child.label is None or child.label.id is None):
-                counts[tag] = counts.get(tag, 0) + 1
-                child.label = child.label or Label()
-                child.label.part = f"{tag}-{counts[tag]}"
-        holder = node.meta.get("tag") in _HEADING_HOLDERS  # its heading titles its parent's section
-        if not holder and (any(child.kind == HEADING for child in children) or any(map(_heading_in, children))):
+        heading = False  # whether a child stands for a heading (`_heading_in`)
+        for child in children:
+            child_tag = child.meta.get("tag")
+            if numbered and child_tag is not None and child_tag not in _UNNAMED:
+                label = child.label
+                if label is None or label.id is None:
+                    counts[child_tag] = count = counts.get(child_tag, 0) + 1
+                    label = child.label = label or Label()
+                    label.part = f"{child_tag}-{count}"
+            if not heading and (child.kind == HEADING or child_tag in _HOLDS_HEADING):
+                heading = _heading_in(child) is not None
+        if heading and tag not in _HEADING_HOLDERS:  # a holder's heading titles its parent's section
             _sectionize(node, inner_end.get(id(node), node.end))
         stack.extend(node.children)
     return tables
