@@ -36,9 +36,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from html import unescape
 from html.entities import html5
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from outline_splitter.detectors.html_scan import CDATA, END, START, Token, scan, tokens
 from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, PREFORMATTED
@@ -104,16 +105,14 @@ def _short_blank(run: str) -> str:
     return first + (" \n\n" if inner >= 2 else " \n " if inner else "   ") + last
 
 
-# The array type code of each numpy type the map is made in.
-_OFFSETS = {np.intc: "i", np.int64: "q"}
-
-
 class _Pieces:
     """Text built of pieces, and for each piece where its characters come from: the
     piece's base (an offset into the text it is made from), and either one offset after
     another from the base (as written) or the base for every character (`constant`: a
     decoded entity, a folded run). The map is made at the end, in one pass of numpy
-    (`offsets`), not one Python int per character."""
+    (`offsets`), not one Python int per character. (numpy is imported there: a detector
+    loads no more than the node model, `tests/test_packaging.py`, and detection makes
+    no map, only the text mode's view and `content="main"` do.)"""
 
     __slots__ = ("pieces", "bases", "constant", "_counted", "_length")
 
@@ -143,6 +142,8 @@ class _Pieces:
 
     def offsets(self, dtype: type[np.signedinteger[Any]], through: np.ndarray | None = None) -> np.ndarray:
         """Each character's offset, as `dtype` (`through[offset]` where `through` is given)."""
+        import numpy as np
+
         lengths = np.fromiter(map(len, self.pieces), dtype, len(self.pieces))
         steps = np.ones(len(lengths), dtype)
         steps[self.constant] = 0
@@ -198,7 +199,7 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
         return "".join(folded.pieces), None
     offsets = folded.offsets(starts.dtype.type, starts)
     del starts
-    mapped = array(_OFFSETS[offsets.dtype.type])
+    mapped = array("i" if offsets.itemsize == 4 else "q")  # (C int: 4 bytes)
     mapped.frombytes(offsets.data.cast("B"))
     return "".join(folded.pieces), mapped
 
@@ -277,6 +278,8 @@ class ExtractedText:
 
     def __init__(self, source: str, markup: Iterable[Token] | None = None) -> None:
         self.source = source
+        import numpy as np
+
         raw, pieces, verbatim = _raw_text(source, markup)
         # 4 bytes an offset where they fit (any text under 2 G characters), not 8
         dtype = np.intc if len(source) < 2**31 else np.int64
