@@ -45,8 +45,8 @@ from outline_splitter.nodes import (
     Label,
     Node,
     Trait,
-    apply_traits,
-    mark_lead_ins,
+    TraitBit,
+    leads_in,
 )
 
 PRE = "pre"
@@ -97,6 +97,7 @@ _CHROME = re.compile(
 )
 # Elements that hold a heading for what follows them in their parent (a post's header).
 _HEADING_HOLDERS = frozenset({"header", "hgroup"})
+_HOLDS_HEADING = _HEADING_HOLDERS | {"div"}  # the tags of what `_heading_in` may find a heading in
 _ID = re.compile(r"""[\s/]id[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 # Start tags that close an open element of the same family: (the family, where the
@@ -136,6 +137,21 @@ def _end_tag_limits(name: str) -> frozenset[str]:
 
 
 _END_LIMITS = {name: _end_tag_limits(name) for name in BLOCK}
+
+
+def _opening(name: str) -> tuple[str, Trait]:
+    """The kind and traits of the node a block start tag `name` opens."""
+    kind = SECTION if name in SECTIONING else _KINDS.get(name) or (HEADING if name in HEADINGS else name)
+    # elements whose line breaks matter, a term that leads its definition
+    traits = Trait.LINES if name in _LINE_ORIENTED else Trait.LEADS if name == "dt" else Trait.NONE
+    kind_traits = TRAITS.get(kind)
+    return kind, (traits | kind_traits if traits else kind_traits) if kind_traits is not None else traits
+
+
+# Made once per tag, not per element: a node gets its traits when it opens (the kinds'
+# table and the tag's own), not in a walk of the finished outline.
+_OPENING = {name: _opening(name) for name in BLOCK}
+_SECTION_TRAITS = TRAITS[SECTION]
 _ALONE = {name: frozenset({name}) for name in BLOCK}  # what an end tag looks for
 # How many open elements `find` searches one by one before it asks the tags' indexes.
 _SEARCHED = 16
@@ -146,7 +162,7 @@ class _TreeBuilder:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.root = Node(DOCUMENT, 0, len(text))
+        self.root = Node(DOCUMENT, 0, len(text), traits=TRAITS.get(DOCUMENT, Trait.NONE))
         self.stack: list[tuple[str, Node]] = []  # the open block elements, outermost first
         self.open_at: dict[str, list[int]] = {}  # tag -> the stack indexes where one is open
         self.inner_end: dict[int, int] = {}  # id(node) -> where its content ends (its end tag's start)
@@ -217,30 +233,25 @@ class _TreeBuilder:
 
     def open(self, name: str, start: int, end: int) -> None:
         text = self.text
-        if self.stack:
+        stack = self.stack
+        if stack:
             self.close_implied(name, start)
-        node = Node(_KINDS.get(name) or (HEADING if name in HEADINGS else name), start, len(text))
-        node.meta["tag"] = name
+        kind, traits = _OPENING[name]
+        node = Node(kind, start, len(text), meta={"tag": name}, traits=traits)
         if "id" in text[start:end].lower():
             match = _ID.search(text, start, end)
             if match is not None:
                 node.label = Label(id=next(group for group in match.groups() if group is not None), anchor=True)
-        if name in SECTIONING:
-            node.kind = SECTION
-        elif name in HEADINGS:
+        if name in HEADINGS:
             label = node.label = node.label or Label()
             label.level = int(name[1])
             self.headings.append((node, label))
-        if name in _LINE_ORIENTED:
-            node.traits = Trait.LINES
-        elif name == "dt":  # a term leads its definition
-            node.traits = Trait.LEADS
-        (self.stack[-1][1] if self.stack else self.root).children.append(node)
+        (stack[-1][1] if stack else self.root).children.append(node)
         if name in VOID:
             node.end = end
         else:
-            self.open_at.setdefault(name, []).append(len(self.stack))
-            self.stack.append((name, node))
+            self.open_at.setdefault(name, []).append(len(stack))
+            stack.append((name, node))
 
     def close(self, name: str, start: int, end: int) -> None:
         index = self.find(_ALONE[name], _END_LIMITS[name])
@@ -267,15 +278,14 @@ def detect_html(text: str) -> Node:
             if inner is not None:
                 label.id = next(group for group in inner.groups() if group is not None)
                 label.anchor = True
-    _finish(builder.root, builder.inner_end)
-    _mark_header_rows(builder.root)
-    return mark_lead_ins(apply_traits(builder.root, TRAITS), text)
+    _mark_header_rows(_finish(builder.root, builder.inner_end, text))
+    return builder.root
 
 
-def _mark_header_rows(root: Node) -> None:
+def _mark_header_rows(tables: list[Node]) -> None:
     """`CONTEXT` on each table's header: its `thead`, or a first row of `th` cells (in
     the table or its first `tbody`), so the parts of a broken table name their columns."""
-    for table in (node for node in root.walk() if node.kind == TABLE):
+    for table in tables:
         parts = [child for child in table.children if child.meta.get("tag") not in ("caption", "colgroup", "col")]
         first = parts[0] if parts else None
         if first is not None and first.meta.get("tag") == "tbody" and first.children:
@@ -288,25 +298,38 @@ def _mark_header_rows(root: Node) -> None:
             first.traits |= Trait.CONTEXT
 
 
-def _finish(root: Node, inner_end: dict[int, int]) -> None:
-    """Sections from headings, section titles, and `part` names, in one walk."""
+def _finish(root: Node, inner_end: dict[int, int], text: str) -> list[Node]:
+    """Sections from headings, section titles, `part` names and the lead-ins among the
+    leaves (`nodes.mark_lead_ins`), in one walk; returns the tables."""
+    tables: list[Node] = []
     stack = [root]
     while stack:
         node = stack.pop()
         children = node.children
         if not children:
+            if node.traits._value_ & TraitBit.PROSE and leads_in(text, node.start, node.end):
+                node.traits |= Trait.LEADS
             continue
+        if node.kind == TABLE:
+            tables.append(node)
+        tag = node.meta.get("tag")
+        numbered = node is root or tag is not None  # (the children of a section made here were numbered)
         counts: dict[str, int] = {}
-        for child in children if node is root or "tag" in node.meta else ():
-            tag = child.meta.get("tag")
-            if tag is not None and tag not in _UNNAMED and (child.label is None or child.label.id is None):
-                counts[tag] = counts.get(tag, 0) + 1
-                child.label = child.label or Label()
-                child.label.part = f"{tag}-{counts[tag]}"
-        holder = node.meta.get("tag") in _HEADING_HOLDERS  # its heading titles its parent's section
-        if not holder and (any(child.kind == HEADING for child in children) or any(map(_heading_in, children))):
+        heading = False  # whether a child stands for a heading (`_heading_in`)
+        for child in children:
+            child_tag = child.meta.get("tag")
+            if numbered and child_tag is not None and child_tag not in _UNNAMED:
+                label = child.label
+                if label is None or label.id is None:
+                    counts[child_tag] = count = counts.get(child_tag, 0) + 1
+                    label = child.label = label or Label()
+                    label.part = f"{child_tag}-{count}"
+            if not heading and (child.kind == HEADING or child_tag in _HOLDS_HEADING):
+                heading = _heading_in(child) is not None
+        if heading and tag not in _HEADING_HOLDERS:  # a holder's heading titles its parent's section
             _sectionize(node, inner_end.get(id(node), node.end))
         stack.extend(node.children)
+    return tables
 
 
 def _sectionize(container: Node, content_end: int) -> None:
@@ -330,7 +353,7 @@ def _sectionize(container: Node, content_end: int) -> None:
             while open_sections and open_sections[-1][0] >= level:
                 open_sections.pop()[1].end = child.start
             label = Label(heading_label.title, level, heading_label.id, anchor=heading_label.id is not None)
-            section = Node(SECTION, child.start, content_end, [child], label=label)
+            section = Node(SECTION, child.start, content_end, [child], traits=_SECTION_TRAITS, label=label)
             (open_sections[-1][1].children if open_sections else kept).append(section)
             open_sections.append((level, section))
         else:

@@ -100,8 +100,8 @@ def scan(source: str) -> Iterator[Token]:
         if match is None:
             return
         start, end = match.span()
-        name = match.group("open")
-        if name is not None and match.group("ended") is None:
+        name, ended, end_name, end_ended, cdata = match.groups()  # (one call, not one a group)
+        if name is not None and ended is None:
             yield OTHER, start, length, ""
             return
         if name is not None:
@@ -113,15 +113,15 @@ def scan(source: str) -> Iterator[Token]:
                 end = yield from _raw_text(source, name, end)
                 if end < 0:
                     return
-        elif (name := match.group("close")) is not None:
-            if match.group("closed") is None:
+        elif end_name is not None:
+            if end_ended is None:
                 yield OTHER, start, length, ""
                 return
-            name = name.lower()
+            name = end_name.lower()
             if name in FOREIGN and foreign:
                 foreign -= 1
             yield END, start, end, name
-        elif match.group("cdata") is not None and foreign:
+        elif cdata is not None and foreign:
             closed = source.endswith("]]>", start + 9, end)
             yield OTHER, start, start + 9, ""
             if end - (3 if closed else 0) > start + 9:
@@ -131,7 +131,7 @@ def scan(source: str) -> Iterator[Token]:
         elif end == length == start + 2 and source.endswith("</"):
             return  # `</` cut off by the end of the document is text (the tokenizer emits it)
         else:
-            if match.group("cdata") is not None:  # a bogus comment in HTML content
+            if cdata is not None:  # a bogus comment in HTML content
                 close = source.find(">", start)
                 end = close + 1 if close >= 0 else length
             yield OTHER, start, end, ""

@@ -36,6 +36,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from html import unescape
 from html.entities import html5
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from outline_splitter.detectors.html_scan import CDATA, END, START, Token, scan, tokens
 from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, PREFORMATTED
@@ -101,37 +105,88 @@ def _short_blank(run: str) -> str:
     return first + (" \n\n" if inner >= 2 else " \n " if inner else "   ") + last
 
 
-def _fold_white_space(raw: str, starts: array[int], verbatim: list[int]) -> tuple[str, array[int]]:
+class _Pieces:
+    """Text built of pieces, and for each piece where its characters come from: the
+    piece's base (an offset into the text it is made from), and either one offset after
+    another from the base (as written) or the base for every character (`constant`: a
+    decoded entity, a folded run). The map is made at the end, in one pass of numpy
+    (`offsets`), not one Python int per character. (numpy is imported there: a detector
+    loads no more than the node model, `tests/test_packaging.py`, and detection makes
+    no map, only the text mode's view and `content="main"` do.)"""
+
+    __slots__ = ("pieces", "bases", "constant", "_counted", "_length")
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.bases: list[int] = []
+        self.constant: list[int] = []  # the indexes of the pieces whose characters share their base
+        self._counted = 0  # how many pieces `_length` sums
+        self._length = 0
+
+    def add(self, piece: str, base: int) -> None:
+        self.pieces.append(piece)
+        self.bases.append(base)
+
+    def add_constant(self, piece: str, base: int) -> None:
+        if len(piece) > 1:
+            self.constant.append(len(self.pieces))
+        self.pieces.append(piece)
+        self.bases.append(base)
+
+    def length(self) -> int:
+        """The length of the text so far (summed from where the last call stopped)."""
+        pieces = self.pieces
+        self._length += sum(map(len, pieces[self._counted :]))
+        self._counted = len(pieces)
+        return self._length
+
+    def offsets(self, dtype: type[np.signedinteger[Any]], through: np.ndarray | None = None) -> np.ndarray:
+        """Each character's offset, as `dtype` (`through[offset]` where `through` is given)."""
+        import numpy as np
+
+        lengths = np.fromiter(map(len, self.pieces), dtype, len(self.pieces))
+        steps = np.ones(len(lengths), dtype)
+        steps[self.constant] = 0
+        bases = np.array(self.bases, dtype)
+        shown = lengths > 0
+        lengths, steps, bases = lengths[shown], steps[shown], bases[shown]
+        # one increment per character: the step inside a piece, and at a piece's first
+        # character the jump from the previous piece's last offset to its base
+        increments = np.repeat(steps, lengths)
+        if len(increments):
+            firsts = np.cumsum(lengths) - lengths
+            lasts = bases + steps * (lengths - 1)
+            increments[firsts[1:]] = bases[1:] - lasts[:-1]
+            increments[0] = bases[0]
+            np.cumsum(increments, out=increments)
+        return increments if through is None else through[increments]
+
+
+def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) -> tuple[str, array[int] | None]:
     """`raw` with its white space folded (`_fold`) outside the `verbatim` ranges, and
-    the source offset of each character of the result. Inside a range block boundaries
-    become line ends and all else stays; its trailing white space folds with what follows."""
-    folded: list[str] = []
-    mapped = array("q")
+    the source offset of each character of the result, given `starts` for `raw`'s (else
+    None), in `starts`' type (C int or 64 bits: `_OFFSETS`). Inside a range block
+    boundaries become line ends and all else stays; its trailing white space folds with
+    what follows."""
+    folded = _Pieces()
 
     def fold(cursor: int, stop: int) -> None:
         for match in _FOLD.finditer(raw, cursor, stop):
             a, b = match.span()
-            folded.append(raw[cursor:a])
-            mapped.extend(starts[cursor:a])
-            replacement = _fold(match.group())
-            folded.append(replacement)
-            mapped.extend([starts[a]] * len(replacement))
+            folded.add(raw[cursor:a], cursor)
+            folded.add_constant(_fold(match.group()), a)
             cursor = b
-        folded.append(raw[cursor:stop])
-        mapped.extend(starts[cursor:stop])
+        folded.add(raw[cursor:stop], cursor)
 
     def keep(a: int, b: int) -> None:
         # as written, but a line end is one `\n` (`\r\n` and a lone `\r` too: the parser's
         # input is normalized so), from the source of its first character
         cursor = a
         for match in _CARRIAGE_RETURN.finditer(raw, a, b):
-            folded.append(raw[cursor : match.start()].replace(_BREAK, "\n"))
-            mapped.extend(starts[cursor : match.start()])
-            folded.append("\n")
-            mapped.append(starts[match.start()])
+            folded.add(raw[cursor : match.start()].replace(_BREAK, "\n"), cursor)
+            folded.add("\n", match.start())
             cursor = match.end()
-        folded.append(raw[cursor:b].replace(_BREAK, "\n"))
-        mapped.extend(starts[cursor:b])
+        folded.add(raw[cursor:b].replace(_BREAK, "\n"), cursor)
 
     cursor = 0
     for a, b in zip(verbatim[::2], verbatim[1::2], strict=True):
@@ -140,7 +195,77 @@ def _fold_white_space(raw: str, starts: array[int], verbatim: list[int]) -> tupl
         keep(a, a + kept)
         cursor = a + kept
     fold(cursor, len(raw))
-    return "".join(folded), mapped
+    if starts is None:
+        return "".join(folded.pieces), None
+    offsets = folded.offsets(starts.dtype.type, starts)
+    del starts
+    mapped = array("i" if offsets.itemsize == 4 else "q")  # (C int: 4 bytes)
+    mapped.frombytes(offsets.data.cast("B"))
+    return "".join(folded.pieces), mapped
+
+
+def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces, list[int]]:
+    """The text of `source` before white space is folded (`_BREAK` at block boundaries),
+    its pieces, and the `[start, end)` pairs of its offsets kept as written (`pre`)."""
+    raw = _Pieces()
+
+    def add(start: int, end: int, decode: bool = True) -> None:
+        segment = source[start:end]
+        if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
+            short = _short_blank(segment)  # folded all the same: no need to map it all
+            raw.add(short[:3], start)
+            raw.add(short[3:], end - 2)
+            return
+        if _BREAK in segment:
+            segment = segment.replace(_BREAK, "\ufffd")
+        if not decode or "&" not in segment:
+            raw.add(segment, start)
+            return
+        cursor = 0
+        for match in _ENTITY.finditer(segment):
+            a = match.start()
+            length = _decoded_length(match.group())
+            if not length:
+                continue
+            if a > cursor:
+                raw.add(segment[cursor:a], start + cursor)
+            raw.add_constant(unescape(segment[a : a + length]), start + a)
+            cursor = a + length
+        if cursor < len(segment):
+            raw.add(segment[cursor:], start + cursor)
+
+    hidden = 0  # depth of open elements whose content is not shown
+    preformatted = 0  # depth of open `pre` elements
+    verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
+    cursor = 0
+    for kind, start, end, name in scan(source) if markup is None else markup:
+        if start > cursor and not hidden:
+            if preformatted and verbatim[-1] == raw.length() and source[cursor] in "\r\n":
+                cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
+            add(cursor, start)
+        cursor = end
+        if kind == CDATA and not hidden:
+            add(start, end, decode=False)  # CDATA in foreign content is text as written
+        elif kind in (START, END):
+            if name in HIDDEN_INLINE:
+                hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
+                continue
+            if name in PREFORMATTED and kind == END and preformatted:
+                preformatted -= 1
+                if not preformatted:
+                    verbatim.append(raw.length())
+            if name in _LINE_BREAKS:
+                raw.add(_BREAK, start)
+            if name in PREFORMATTED and kind == START:
+                preformatted += 1
+                if preformatted == 1:
+                    verbatim.append(raw.length())
+    if cursor < len(source) and not hidden:
+        add(cursor, len(source))
+    text = "".join(raw.pieces)
+    if len(verbatim) % 2:
+        verbatim.append(len(text))
+    return text, raw, verbatim
 
 
 class ExtractedText:
@@ -153,71 +278,14 @@ class ExtractedText:
 
     def __init__(self, source: str, markup: Iterable[Token] | None = None) -> None:
         self.source = source
-        pieces: list[str] = []
-        starts = array("q")
+        import numpy as np
 
-        def add(start: int, end: int, decode: bool = True) -> None:
-            segment = source[start:end]
-            if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
-                pieces.append(_short_blank(segment))  # folded all the same: no need to map it all
-                starts.extend((start, start + 1, start + 2, end - 2, end - 1))
-                return
-            if _BREAK in segment:
-                segment = segment.replace(_BREAK, "\ufffd")
-            if not decode or "&" not in segment:
-                pieces.append(segment)
-                starts.extend(range(start, end))
-                return
-            cursor = 0
-            for match in _ENTITY.finditer(segment):
-                a = match.start()
-                length = _decoded_length(match.group())
-                if not length:
-                    continue
-                if a > cursor:
-                    pieces.append(segment[cursor:a])
-                    starts.extend(range(start + cursor, start + a))
-                decoded = unescape(segment[a : a + length])
-                pieces.append(decoded)
-                starts.extend([start + a] * len(decoded))
-                cursor = a + length
-            if cursor < len(segment):
-                pieces.append(segment[cursor:])
-                starts.extend(range(start + cursor, end))
-
-        hidden = 0  # depth of open elements whose content is not shown
-        preformatted = 0  # depth of open `pre` elements
-        verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
-        cursor = 0
-        for kind, start, end, name in scan(source) if markup is None else markup:
-            if start > cursor and not hidden:
-                if preformatted and verbatim[-1] == len(starts) and source[cursor] in "\r\n":
-                    cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
-                add(cursor, start)
-            cursor = end
-            if kind == CDATA and not hidden:
-                add(start, end, decode=False)  # CDATA in foreign content is text as written
-            elif kind in (START, END):
-                if name in HIDDEN_INLINE:
-                    hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
-                    continue
-                if name in PREFORMATTED and kind == END and preformatted:
-                    preformatted -= 1
-                    if not preformatted:
-                        verbatim.append(len(starts))
-                if name in _LINE_BREAKS:
-                    pieces.append(_BREAK)
-                    starts.append(start)
-                if name in PREFORMATTED and kind == START:
-                    preformatted += 1
-                    if preformatted == 1:
-                        verbatim.append(len(starts))
-        if cursor < len(source) and not hidden:
-            add(cursor, len(source))
-        raw = "".join(pieces)
-        if len(verbatim) % 2:
-            verbatim.append(len(raw))
-        self.text, self.starts = _fold_white_space(raw, starts, verbatim)
+        raw, pieces, verbatim = _raw_text(source, markup)
+        # 4 bytes an offset where they fit (any text under 2 G characters), not 8
+        dtype = np.intc if len(source) < 2**31 else np.int64
+        self.text, starts = _fold_white_space(raw, verbatim, pieces.offsets(dtype))
+        assert starts is not None
+        self.starts = starts
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The text offsets `[lo, hi)` of what the source span `[start, end)` reads as:
@@ -261,7 +329,7 @@ def rendered_text(source: str) -> ExtractedText:
 
 
 def extract_text(html: str) -> str:
-    """The readable text of `html` (see the module docstring)."""
-    extracted = ExtractedText(html)
-    lo, hi = extracted.span(0, len(html))
-    return extracted.text[lo:hi]
+    """The readable text of `html` (see the module docstring): `ExtractedText(html)`'s
+    text without its blank ends, made without the map to source offsets."""
+    raw, _, verbatim = _raw_text(html, None)
+    return _fold_white_space(raw, verbatim, None)[0].strip(BLANK)
