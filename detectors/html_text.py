@@ -322,9 +322,11 @@ class ExtractedText:
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def rendered_text(source: str) -> ExtractedText:
-    """`ExtractedText(source)`, kept for the last document: content selection and the
-    text view read the same rendering, from the markup tokens the detector read."""
+    """`ExtractedText(source)`, kept for the last document: the encode begun before
+    detection (`format_hooks.html.counted_text`), content selection and the text view
+    read the same rendering, from the markup tokens the detector read."""
     return ExtractedText(source, tokens(source))
 
 

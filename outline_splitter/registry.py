@@ -35,20 +35,23 @@ class FormatHooks:
 
     `view(text, root, counter_for, output)` gives the packer's view of a document for an
     output mode (the format's `outputs`), counting each text with `counter_for(text)`'s
-    span counter (the source's is encoded beside detection: `tokens.counters`); `mark(text, root, never_break_within,
-    separators)` gives the nodes the user's options select their `NEVER_BREAK` and
-    `SEPARATOR` traits (without it, both options name node kinds); `select(text, root,
-    content, include, exclude)` marks what the `content` option and the `include` /
-    `exclude` selectors leave out (without it, a format has only `content="all"`);
-    `check(selectors)` raises `ValueError` naming the option for values `mark` or
-    `select` could not read, before any text is split (CSS selectors that do not parse;
-    `selectors` maps each option's name to its values).
+    span counter; `counted_text(text, output)` is the text that view counts where it is
+    not the source (HTML's text output: its rendering), made before detection so that
+    its encode runs beside detection (`tokens.counters`); `mark(text, root,
+    never_break_within, separators)` gives the nodes the user's options select their
+    `NEVER_BREAK` and `SEPARATOR` traits (without it, both options name node kinds);
+    `select(text, root, content, include, exclude)` marks what the `content` option and
+    the `include` / `exclude` selectors leave out (without it, a format has only
+    `content="all"`); `check(selectors)` raises `ValueError` naming the option for values
+    `mark` or `select` could not read, before any text is split (CSS selectors that do
+    not parse; `selectors` maps each option's name to its values).
     """
 
     view: Callable[[str, Node, Callable[[str], SpanCounter], str], ChunkView] | None = None
     mark: Callable[[str, Node, Sequence[str], Sequence[str]], None] | None = None
     select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
     check: Callable[[Mapping[str, Sequence[str]]], None] | None = None
+    counted_text: Callable[[str, str], str] | None = None
 
 
 NO_HOOKS = FormatHooks()

@@ -404,8 +404,10 @@ class OutlineTextSplitter:
         output = self.options.output_for(fmt)
         if not text.strip():
             return []
-        # (the source is encoded on a thread while it is detected, unless the view counts other text)
-        counters = DocumentCounters(self.tokenizer, text, beside=output != "text")
+        # (what the view counts is encoded on a thread while the source is detected)
+        counted_text = load_hooks(fmt).counted_text
+        counted = counted_text(text, output) if counted_text is not None else text
+        counters = DocumentCounters(self.tokenizer, counted, beside=True)
         pages = self._page_map(text)
         if root is None:
             root = self._mark(text, self._detect(text, fmt), fmt, pages)

@@ -495,7 +495,26 @@ def test_an_error_of_the_encode_on_its_thread_is_raised_in_the_split(cl100k):
         counters.counter_for(source)
 
 
-def test_the_rendered_text_of_an_html_view_is_counted_on_its_own(cl100k):
+def test_the_rendered_text_of_an_html_view_is_counted_exactly(cl100k):
     page = "<html><body>" + "<p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
     chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output="text").split(page)
+    assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
+
+
+@pytest.mark.parametrize("output", ["html", "text"])
+def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, monkeypatch, output):
+    from outline_splitter.detectors.html_text import rendered_text
+    from outline_splitter.tokens import counters
+
+    made: list[tuple[bool, str]] = []
+    plain = counters.span_counter_for
+
+    def recording(tokenizer: Tokenizer, text: str) -> object:
+        made.append((threading.current_thread() is threading.main_thread(), text))
+        return plain(tokenizer, text)
+
+    monkeypatch.setattr(counters, "span_counter_for", recording)
+    page = "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
+    chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output).split(page)
+    assert made == [(False, rendered_text(page).text if output == "text" else page)]
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)

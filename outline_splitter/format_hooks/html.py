@@ -38,6 +38,12 @@ def _node_attribute(text: str) -> str:
             return name
 
 
+def counted_text(text: str, output: str) -> str:
+    """The text the view of `output` counts (`FormatHooks.counted_text`): the rendering's
+    in text output (the same object the view reads: `rendered_text` keeps it)."""
+    return rendered_text(text).text if output == "text" else text
+
+
 def html_view(text: str, root: Node, counter_for: Callable[[str], SpanCounter], output: str) -> ChunkView:
     """`"html"`: chunks are slices of the source. `"text"`: chunks are the readable text
     of their span (`outline_splitter.detectors.html_text`), counted in tokens of that text."""
@@ -141,7 +147,11 @@ def check_html_selectors(selectors: Mapping[str, Sequence[str]]) -> None:
 
 
 HTML_HOOKS = FormatHooks(
-    view=html_view, mark=mark_html_nodes, select=select_html_content, check=check_html_selectors
+    view=html_view,
+    mark=mark_html_nodes,
+    select=select_html_content,
+    check=check_html_selectors,
+    counted_text=counted_text,
 )
 
 

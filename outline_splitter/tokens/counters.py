@@ -1,5 +1,6 @@
 """Span counters of a document: `span_counter_for`, and `DocumentCounters`, which
-encodes a document's source beside its detection.
+encodes the text a document's view counts (its source, or HTML's rendering) beside its
+detection.
 
 The one encode of a document (the token index, `index.py`) needs nothing but the text,
 and tiktoken releases the GIL while it encodes (as tree-sitter does while it parses), so
@@ -33,29 +34,30 @@ def span_counter_for(tokenizer: Tokenizer, text: str) -> SpanCounter:
 
 
 class DocumentCounters:
-    """Span counters of the texts of one document. With `beside`, the source's counter is
-    made on a thread from construction on (where the tokenizer allows it); any other text
-    (HTML's rendered text) is encoded when asked."""
+    """Span counters of the texts of one document. With `beside`, the counter of `counted`
+    (the text its view counts: the source, or HTML's rendering of it) is made on a thread
+    from construction on (where the tokenizer allows it); any other text is encoded when
+    asked."""
 
-    def __init__(self, tokenizer: Tokenizer, source: str, beside: bool) -> None:
+    def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool) -> None:
         self._tokenizer = tokenizer
-        self._source = source
+        self._counted = counted
         self._made: SpanCounter | BaseException | None = None
         self._thread: threading.Thread | None = None
-        if beside and len(source) >= _BESIDE_FROM and getattr(tokenizer, "encodes_beside_python", False):
-            self._thread = threading.Thread(target=self._encode_source, name="outline-splitter encode", daemon=True)
+        if beside and len(counted) >= _BESIDE_FROM and getattr(tokenizer, "encodes_beside_python", False):
+            self._thread = threading.Thread(target=self._encode_counted, name="outline-splitter encode", daemon=True)
             self._thread.start()
 
-    def _encode_source(self) -> None:
+    def _encode_counted(self) -> None:
         try:
-            self._made = span_counter_for(self._tokenizer, self._source)
+            self._made = span_counter_for(self._tokenizer, self._counted)
         except BaseException as exc:  # (raised in the splitting thread, by `counter_for`)
             self._made = exc
 
     def counter_for(self, text: str) -> SpanCounter:
-        """The span counter of `text`: the source's is the one started at construction,
+        """The span counter of `text`: `counted`'s is the one started at construction,
         handed over once (this object keeps no reference to it: the view may drop it)."""
-        if text is not self._source or self._thread is None:
+        if text is not self._counted or self._thread is None:
             return span_counter_for(self._tokenizer, text)
         self._thread.join()
         self._thread = None
