@@ -111,6 +111,8 @@ class Splitters:
 
     def __init__(self, splitter_args: Mapping[str, Any], encoding: str) -> None:
         args = dict(splitter_args)
+        # a batch's processes fill the cores: a thread per document beside each would only contend with them
+        args.setdefault("encode_in_background", False)
         doc_type = args.pop("doc_type", None)
         # None: texts are DEFAULT_DOC_TYPE and paths go by their extension
         self.default_doc_type: str | None = None if doc_type == AUTO else doc_type

@@ -200,6 +200,11 @@ class SplitterOptions(BaseModel):
         "marker and pymupdf4llm) or a regular expression of the markers; metadata pages lists the pages a chunk "
         "touches",
     )
+    encode_in_background: Boolean = Field(
+        True,
+        description="encode a document on a second thread while its structure is found (tiktoken only); "
+        "split_many turns it off, its processes fill the cores",
+    )
 
     @classmethod
     def of(cls, **options: Any) -> SplitterOptions:
@@ -361,6 +366,7 @@ class SplitterKwargs(TypedDict, total=False):
     context_in_budget: bool
     header_levels: Sequence[int] | None
     page_markers: str | None
+    encode_in_background: bool
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(SplitterOptions.model_fields)

@@ -407,7 +407,7 @@ class OutlineTextSplitter:
         # (what the view counts is encoded on a thread while the source is detected)
         counted_text = load_hooks(fmt).counted_text
         counted = counted_text(text, output) if counted_text is not None else text
-        counters = DocumentCounters(self.tokenizer, counted, beside=True)
+        counters = DocumentCounters(self.tokenizer, counted, beside=self.options.encode_in_background)
         pages = self._page_map(text)
         if root is None:
             root = self._mark(text, self._detect(text, fmt), fmt, pages)

@@ -369,3 +369,10 @@ def test_results_cross_the_pipe_as_tuples_and_come_back_equal():
     assert pool_module._unpack(packed) == result
     failed = SplitResult(5, None, error="TypeError: no")
     assert pool_module._unpack(pool_module._pack(failed)) == failed
+
+
+@pytest.mark.parametrize(("given", "used"), [({}, False), ({"encode_in_background": True}, True)])
+def test_a_batch_encodes_in_its_processes_not_on_threads_beside_them_unless_asked(given, used):
+    splitters = Splitters({"doc_type": "auto", **given}, "utf-8")
+    assert splitters.splitter("markdown").options.encode_in_background is used
+    assert splitters.splitter("python").options.encode_in_background is used

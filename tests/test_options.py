@@ -52,6 +52,7 @@ BAD_VALUES: dict[str, tuple[Any, str, str | None]] = {
     "parents": ("tree", "parents must be one of 'text', 'outline', not 'tree'", "tree"),
     "parent_chunk_size": (100, "parent_chunk_size must be an integer >= 512, not 100", "100"),
     "context_in_budget": ("no", "context_in_budget must be True or False", None),
+    "encode_in_background": ("on", "encode_in_background must be True or False", None),
     "header_levels": ([7], "header_levels must hold heading levels 1-6, not 7", "7"),
     "page_markers": ("(", "page_markers: '(' is not a regular expression", "("),
 }

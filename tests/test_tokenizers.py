@@ -501,8 +501,9 @@ def test_the_rendered_text_of_an_html_view_is_counted_exactly(cl100k):
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
 
 
+@pytest.mark.parametrize("background", [True, False])
 @pytest.mark.parametrize("output", ["html", "text"])
-def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, monkeypatch, output):
+def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, monkeypatch, output, background):
     from outline_splitter.detectors.html_text import rendered_text
     from outline_splitter.tokens import counters
 
@@ -515,6 +516,7 @@ def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, mo
 
     monkeypatch.setattr(counters, "span_counter_for", recording)
     page = "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
-    chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output).split(page)
-    assert made == [(False, rendered_text(page).text if output == "text" else page)]
+    splitter = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, encode_in_background=background)
+    chunks = splitter.split(page)
+    assert made == [(not background, rendered_text(page).text if output == "text" else page)]
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
