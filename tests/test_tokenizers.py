@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import multiprocessing
 import random
 import threading
 
@@ -520,3 +521,17 @@ def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, mo
     chunks = splitter.split(page)
     assert made == [(not background, rendered_text(page).text if output == "text" else page)]
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
+
+
+def _chunk_spans(text: str) -> list[tuple[int, int, int]]:
+    chunks = OutlineTextSplitter(doc_type="text", chunk_size=64).split(text)
+    return [(chunk.start_pos, chunk.end_pos, chunk.token_count) for chunk in chunks]
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform")
+def test_a_child_forked_after_encodes_on_threads_encodes_on_its_own(cl100k):
+    # (the parent's encode threads do not exist in the child: it must start its own, not wait on them)
+    text = "Words and more words. " * 500
+    spans = _chunk_spans(text)  # the encode threads start here
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_chunk_spans, (text,)).get(timeout=120) == spans
