@@ -60,6 +60,7 @@ _RULES: dict[str, str] = {
     **dict.fromkeys(_BEFORE_NUMBERS, _BEFORE_NUMBER),
     **dict.fromkeys(_NEVER_ENDS, _NEVER),
 }
+_LONGEST_RULE = max(map(len, _RULES))
 _LONGEST_ABBREVIATION = 10
 # Capital initials (`U.S`, `U.K`, `D.C`): a name goes on after them ("U.S. Army") more
 # often than a sentence ends, so they end one only before a word that mostly opens one.
@@ -90,7 +91,8 @@ def _ends(source: str, match: re.Match[str], start: int) -> bool:
         word_start, word = _word_before(source, first, start)
         if not word:
             return True  # after a number, a bracket or a quote
-        rule = _RULES.get(word.lower())
+        # (lower case is never shorter: a longer word is in no set, and needs no copy)
+        rule = _RULES.get(word.lower()) if len(word) <= _LONGEST_RULE else None
         if rule is None and "." not in word:
             return len(word) > 1 or not word.isupper()  # not an initial
     elif terminal == "…" or source.startswith("..", first):
