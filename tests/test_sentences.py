@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from benchmarks.plain_text import SentenceScore, score_sentences
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.bench.corpora import FORMS, plain_texts
-from outline_splitter.packing.sentences import sentences
+from outline_splitter.packing.sentences import _word_before, sentences
 from tests.conftest import corpus_files
 
 
@@ -72,6 +72,25 @@ def test_sentences_cover_the_text_in_order(text):
     assert spans[0][0] == 0 and spans[-1][1] == len(text)
     assert all(a < b for a, b in spans) or text == ""
     assert all(previous[1] == following[0] for previous, following in pairwise(spans))
+
+
+@given(st.text(alphabet="aZé.1² '", max_size=30), st.data())
+def test_the_word_before_a_full_stop_is_the_letters_and_stops_just_before_it(text, data):
+    # (letters as str.isalpha says: "²" is alphanumeric, no letter; at most 10 characters,
+    # none before the span's start)
+    first = data.draw(st.integers(0, len(text)))
+    start = data.draw(st.integers(0, first))
+    word_start, word = _word_before(text, first, start)
+    bound = max(start, first - 10)
+    assert bound <= word_start <= first and word == text[word_start:first]
+    assert all(character.isalpha() or character == "." for character in word)
+    assert word_start == bound or not (text[word_start - 1].isalpha() or text[word_start - 1] == ".")
+
+
+def test_abbreviations_are_read_at_the_span_start_and_after_quotes():
+    assert _parts("(Dr. Who) ends. Mr. X said no.") == ["(Dr. Who) ends.", "Mr. X said no."]
+    text = "I met Dr. Smith. It rained."
+    assert sentences(text, 7, len(text)) == [(7, 10), (10, 17), (17, 27)]  # from "r. Smith": "r" is no title
 
 
 def test_a_lower_case_paragraph_is_cut_at_sentences(cl100k):

@@ -4,10 +4,13 @@ at its blank lines without a node per paragraph, where the paragraph nodes would
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import combinations_with_replacement, pairwise
+
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.detectors.lines import blocks
+from outline_splitter.detectors.lines import BLANK_LINES, blank_lines, blocks
 from outline_splitter.detectors.text import detect_text
 from outline_splitter.packing import SourceView
 from outline_splitter.packing.atoms import Atom, collect_atoms
@@ -80,3 +83,13 @@ def test_windows_line_ends_are_no_blank_lines():
     assert [windows[a:b] for a, b in blocks(windows, 0, len(windows))] == two
     assert [unix[a:b] for a, b in blocks(unix, 0, len(unix))] == [part.replace("\r\n", "\n") for part in two]
     assert [windows[p.start : p.end] for p in detect_text(windows).expanded_children()] == two
+
+
+@given(st.lists(st.sampled_from(["\n", "\r\n", "\r", " ", "\t", "\x0b", "\x0c", "\x1c", "\u2028", "a"]), max_size=24))
+@example(["a", "\n", "\x0b", "\x0c", "\n", "\x1c", "a"])
+def test_blank_lines_are_the_matches_of_the_blank_line_pattern(pieces):
+    # (a span without a carriage return is searched by a pattern of its own)
+    text = "".join(pieces)
+    for start, end in combinations_with_replacement(range(len(text) + 1), 2):
+        expected = [match.span() for match in BLANK_LINES.finditer(text, start, end)]
+        assert [match.span() for match in blank_lines(text, start, end)] == expected, (start, end)

@@ -7,7 +7,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from outline_splitter.nodes import Node, Trait, TraitBit
+from outline_splitter.nodes import Node, TraitBit
 from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
 from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.covered import covered
@@ -178,9 +178,8 @@ class ChunkMetadata:
         first = span.atoms[min(span.opening, len(span.atoms) - 1)]
         tail = _nodes_at(first.node, first.start)
         before_last = tail[-2] if len(tail) > 1 else (first.ancestors.node if first.ancestors is not None else None)
-        starts_titled = (
-            Trait.TITLE in tail[-1].traits and before_last is not None and Trait.SECTION in before_last.traits
-        )
+        above_bits = before_last.traits._value_ if before_last is not None else 0
+        starts_titled = bool(tail[-1].traits._value_ & TraitBit.TITLE and above_bits & TraitBit.SECTION)
         if starts_titled:
             tail = tail[:-1]  # a heading speaks for its section
         above = self._ancestor_paths(first.ancestors)

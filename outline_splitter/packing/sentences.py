@@ -53,6 +53,14 @@ _BEFORE_NUMBERS = frozenset(
 # ...and unless a capital follows.
 _UNLESS_CAPITAL = frozenset({"etc", "al", "inc", "ltd", "co", "corp", "jr", "llc", "plc"})
 _DOTTED_NEVER_ENDS = frozenset({"e.g", "i.e"})
+# The three sets as one table, each word's rule the first set above that holds it.
+_NEVER, _BEFORE_NUMBER, _UNLESS = "never", "before a number", "unless a capital follows"
+_RULES: dict[str, str] = {
+    **dict.fromkeys(_UNLESS_CAPITAL, _UNLESS),
+    **dict.fromkeys(_BEFORE_NUMBERS, _BEFORE_NUMBER),
+    **dict.fromkeys(_NEVER_ENDS, _NEVER),
+}
+_LONGEST_RULE = max(map(len, _RULES))
 _LONGEST_ABBREVIATION = 10
 # Capital initials (`U.S`, `U.K`, `D.C`): a name goes on after them ("U.S. Army") more
 # often than a sentence ends, so they end one only before a word that mostly opens one.
@@ -79,31 +87,49 @@ def _ends(source: str, match: re.Match[str], start: int) -> bool:
     """Whether the candidate `match` ends a sentence (see the module docstring)."""
     first = match.start()
     terminal = source[first]
-    following = source[match.end() : match.end() + 2].lstrip(_OPENERS)[:1]
-    if terminal == "…" or source.startswith("..", first):
+    if terminal == "." and not source.startswith(".", first + 1):
+        word_start, word = _word_before(source, first, start)
+        if not word:
+            return True  # after a number, a bracket or a quote
+        # (lower case is never shorter: a longer word is in no set, and needs no copy)
+        rule = _RULES.get(word.lower()) if len(word) <= _LONGEST_RULE else None
+        if rule is None and "." not in word:
+            return len(word) > 1 or not word.isupper()  # not an initial
+    elif terminal == "…" or source.startswith("..", first):
+        following = _following(source, match.end())
         return following.isupper() or not following.isalnum()  # an ellipsis going on in lower case
-    if terminal != "." or source.startswith(".", first + 1):
+    else:
         return True
-    word_start = first
-    while word_start > start and first - word_start < _LONGEST_ABBREVIATION and _in_word(source[word_start - 1]):
-        word_start -= 1
-    word = source[word_start:first].lower()
+    following = _following(source, match.end())
     if "." in word:  # dotted: e.g., U.S., a.m.
         if _CAPITAL_INITIALS.fullmatch(source, word_start, first):  # U.S. Army, but: the U.S. The next...
             return _OPENING_WORD.match(source, match.end()) is not None
-        return following.isupper() and word not in _DOTTED_NEVER_ENDS
-    if not word:
-        return True  # after a number, a bracket or a quote
-    if len(word) == 1 and source[word_start].isupper():
+        return following.isupper() and word.lower() not in _DOTTED_NEVER_ENDS
+    if len(word) == 1 and word.isupper():
         return False  # an initial
-    if word in _NEVER_ENDS:
+    if rule is _NEVER:
         return False
-    if word in _BEFORE_NUMBERS:
+    if rule is _BEFORE_NUMBER:
         return not following.isdigit()
-    if word in _UNLESS_CAPITAL:
-        return following.isupper()
-    return True
+    return following.isupper()  # _UNLESS_CAPITAL
 
 
-def _in_word(character: str) -> bool:
-    return character.isalpha() or character == "."
+def _word_before(source: str, first: int, start: int) -> tuple[int, str]:
+    """The start and the text of the word (letters and full stops, up to
+    `_LONGEST_ABBREVIATION` characters, not before `start`) that ends at `first`."""
+    window_start = max(start, first - _LONGEST_ABBREVIATION)
+    window = source[window_start:first]
+    # mostly a word of letters after a space: one search and one test, not a test a character
+    tail = window[window.rfind(" ") + 1 :]
+    if tail.isalpha():
+        return first - len(tail), tail
+    word_start = first
+    while word_start > window_start and (source[word_start - 1].isalpha() or source[word_start - 1] == "."):
+        word_start -= 1
+    return word_start, source[word_start:first]
+
+
+def _following(source: str, after: int) -> str:
+    """The character that starts what follows a candidate end, past an opening quote or
+    bracket ('' at the end)."""
+    return source[after : after + 2].lstrip(_OPENERS)[:1]

@@ -21,8 +21,8 @@ them out.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-import numpy as np
+from functools import partial
+from operator import index as same_int
 
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 from outline_splitter.tokens.positions import Offsets, SameOffsets
@@ -58,16 +58,20 @@ class TokenIndex:
         self._start_at = starts.item
         self._end_at = ends.item
         self.total = len(starts)
-        self._offset = offsets.offset
         self._same_offsets = isinstance(offsets, SameOffsets)  # (most text: no call per position)
-        self._position = offsets.position
+        self._offset: Callable[[int], int] = offsets.offset
+        self._position: Callable[[int], int] = offsets.position
+        if isinstance(offsets, SameOffsets):
+            # SameOffsets' two maps as C calls, not Python methods: the packer asks them
+            # tens of thousands of times a document
+            self._offset, self._position = same_int, partial(min, offsets.length)
         self._is_sync_inside = rule.is_sync
         self._sync_pattern = rule.pattern
         self._count_text = count_text
         self._short_counts: dict[str, int] = {}
         self._left_edges: dict[int, _Edge] = {}
         self._right_edges: dict[int, _Edge] = {}
-        self._last_reach = (-1, 0, 0)  # (start, tokens, reach) of the last `reach` call
+        self._last_reach = (-1, 0, 0, 0)  # (start, tokens, first token, reach) of the last `reach` call
 
     def _token_at(self, pos: int) -> int | None:
         """Index of the first whole-document token at or after `pos`, unless a token
@@ -125,24 +129,28 @@ class TokenIndex:
         # too: as Python ints the indexes took 40 bytes a bound
         if not self._same_offsets:
             bounds = [self._offset(position) for position in bounds]
-        found: list[int] = np.diff(self._starts.find_all(bounds)).tolist()
+        first_tokens = self._starts.find_all(bounds)
+        found: list[int] = (first_tokens[1:] - first_tokens[:-1]).tolist()  # (np.diff: its Python code cost more)
         return found
 
     def reach(self, start: int, tokens: int) -> int:
         """The furthest end `e` with `estimate(start, e) <= tokens` (`start` if `tokens` is
         negative): one search, where finding it by estimates would take a dozen. The
-        packer asks again and again from the same start, so the last answer is kept."""
-        last_start, last_tokens, last_reach = self._last_reach
-        if start == last_start and tokens == last_tokens:
-            return last_reach
-        first = self._find_start(self._offset(start))
+        packer asks again and again from the same start (with other `tokens` too), so the
+        last answer and the start's first token are kept."""
+        last_start, last_tokens, first, last_reach = self._last_reach
+        if start == last_start:
+            if tokens == last_tokens:
+                return last_reach
+        else:
+            first = self._find_start(self._offset(start))
         if tokens < 0:
             reach = start
         elif first + tokens >= self.total:
             reach = len(self.text)
         else:
             reach = self._position(self._start_at(first + tokens))
-        self._last_reach = (start, tokens, reach)
+        self._last_reach = (start, tokens, first, reach)
         return reach
 
     def count(self, start: int, end: int, limit: int | None = None) -> int:

@@ -72,8 +72,10 @@ class Utf8Offsets:
         base = block * _BLOCK
         if self._block_ascii[block]:
             return base + inside
-        # a token may end inside a character: the partial character is not counted
-        return base + len(self.text[base : base + _BLOCK].encode("utf-8")[:inside].decode("utf-8", "ignore"))
+        # a token may end inside a character: the partial character is not counted (and
+        # `inside` bytes are at most `inside` characters: no more of the block is encoded)
+        head = self.text[base : base + min(inside, _BLOCK)].encode("utf-8")
+        return base + len(head[:inside].decode("utf-8", "ignore"))
 
 
 class TableOffsets:

@@ -93,8 +93,10 @@ class SortedOffsets:
         segments = [0]
         at, total = 1, 0
         for block in blocks:
-            sums = np.cumsum(block, dtype=np.int64)
-            sums += total
+            # (the ufunc itself: np.cumsum's Python wrapper cost as much again on a short text)
+            sums = np.add.accumulate(block, dtype=np.int64)
+            if total:
+                sums += total
             lows[at : at + len(sums)] = sums.astype(np.uint16)
             segments += _segment_starts(sums, len(segments), at)
             at, total = at + len(sums), int(sums[-1])
