@@ -91,6 +91,9 @@ _EMPTY_ITEM = re.compile(r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)])[ \t]*(?:\r?\n|\r?$)")
 # A link reference definition with its destination, then a line indented further that
 # starts no title: the two read that line differently.
 _DEFINITION_GOES_ON = re.compile(r"\n([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \t]+[^\s\"'(]")
+# A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
+# reads a table, pulldown-cmark a paragraph.
+_PIPELESS_DELIMITER = re.compile(r"\n[ \t>]*(?::-+:?|-+:)[ \t]*(?:\r?\n|\r?$)")
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 
@@ -122,6 +125,8 @@ def _read_alike(text: str) -> bool:
         return False
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
     if _EMPTY_ITEM.search(lines) is not None or ("]:" in text and _DEFINITION_GOES_ON.search(lines) is not None):
+        return False
+    if "|" in text and ":" in text and _PIPELESS_DELIMITER.search(lines) is not None:
         return False
     return "\t" not in text or _TAB_MARKER.search(text) is None
 

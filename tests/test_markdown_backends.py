@@ -87,6 +87,8 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("[0]:0\n\t0\n", "a link reference definition, then a line indented further"),
         ("- 0\n\t- 0\n", "a tab before a list marker"),
         ("- a\n\n ", "a last line of white space with no line end"),
+        (":|\n:-", "a one-column delimiter row with a colon and no pipe"),
+        ("x\n> a|\n> -:\n", "the same in a block quote, after a paragraph"),
         ("# h\n\n" + "word " * 250_000, "longer than MAX_CHARS"),
     ],
 )
