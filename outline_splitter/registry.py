@@ -67,7 +67,9 @@ class DocFormat:
 
     A format with more than one way to render a chunk names them in `outputs` (the first
     is the default). `hooks`, if set, is `"module:attribute"` naming the format's
-    `FormatHooks`, imported on first use like the detector.
+    `FormatHooks`, imported on first use like the detector. `detects_quickly`: its
+    detector takes well under one encode of the source (plain text; HTML, whose markup is
+    slow to encode), so the source is encoded in two halves at once (`tokens.counters`).
     """
 
     name: str
@@ -78,6 +80,7 @@ class DocFormat:
     outputs: tuple[str, ...] = ("source",)
     hooks: str | None = None
     kinds: str | None = None
+    detects_quickly: bool = False
 
 
 def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
@@ -105,6 +108,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".txt", ".text"),
         ("txt", "plain"),
         kinds="outline_splitter.detectors.text:KINDS",
+        detects_quickly=True,
     ),
     DocFormat(
         "html",
@@ -113,6 +117,7 @@ FORMATS: tuple[DocFormat, ...] = (
         ("htm", "xhtml"),
         outputs=("html", "text"),
         hooks="outline_splitter.format_hooks.html:HTML_HOOKS",
+        detects_quickly=True,
     ),
     DocFormat(
         "rst",

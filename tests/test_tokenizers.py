@@ -515,11 +515,21 @@ def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, mo
         made.append((threading.current_thread() is threading.main_thread(), text))
         return plain(tokenizer, text)
 
+    sizes = TiktokenTokenizer.token_sizes
+
+    def recording_sizes(self: TiktokenTokenizer, text: str) -> list[object]:
+        made.append((threading.current_thread() is threading.main_thread(), text))
+        return sizes(self, text)
+
     monkeypatch.setattr(counters, "span_counter_for", recording)
+    monkeypatch.setattr(TiktokenTokenizer, "token_sizes", recording_sizes)
     page = "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
     splitter = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, encode_in_background=background)
     chunks = splitter.split(page)
-    assert made == [(not background, rendered_text(page).text if output == "text" else page)]
+    if output == "text" or not background:  # (HTML's markup is encoded in two halves at once)
+        assert made == [(not background, rendered_text(page).text if output == "text" else page)]
+    else:
+        assert [main for main, _ in made] == [False, False] and made[0][1] + made[1][1] == page
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
 
 
@@ -535,3 +545,23 @@ def test_a_child_forked_after_encodes_on_threads_encodes_on_its_own(cl100k):
     spans = _chunk_spans(text)  # the encode threads start here
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply_async(_chunk_spans, (text,)).get(timeout=120) == spans
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=TRICKY.map(lambda t: t * 12), data=st.data())
+def test_a_text_encoded_in_two_halves_at_once_counts_as_one_encode(cl100k, text, data):
+    counters = DocumentCounters(cl100k, text, beside=True, halves=True)
+    counter = counters.counter_for(text)
+    whole = cl100k.index(text)
+    assert counter.total == whole.total == len(cl100k.encode(text))
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    assert counter.count(start, end) == cl100k.count(text[start:end])
+
+
+def test_halves_are_cut_at_a_sync_point_and_none_where_there_is_none(cl100k):
+    text = "Words, and more words; " * 200
+    first, second = cl100k.halves(text)
+    assert first + second == text and len(first) >= len(text) // 2
+    assert cl100k.encode(first) + cl100k.encode(second) == cl100k.encode(text)
+    assert cl100k.halves("!" * 5000) is None  # (punctuation alone has no sync point)

@@ -17,12 +17,21 @@ such an encode saves.
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
 
 from outline_splitter.tokens.base import SpanCounter, Tokenizer
 from outline_splitter.tokens.fast import FastTokenizer
+from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer
 
-_BESIDE_FROM = 4096
+_T = TypeVar("_T")
+_BESIDE_FROM = 2048
+# Texts up to this many characters are encoded in two halves at once (see `DocumentCounters`);
+# a longer one a block at a time, so that its tokens' lengths are never all held at once.
+_HALVES_UP_TO = 1 << 22
 
 
 def span_counter_for(tokenizer: Tokenizer, text: str) -> SpanCounter:
@@ -50,23 +59,55 @@ def _encoder() -> ThreadPoolExecutor:
 
 os.register_at_fork(after_in_child=_encoders.clear)
 
+# How long the split waits for the encode thread to have begun (all of them may be busy
+# with other threads' documents): long enough for a thread switch, short beside a split.
+_BEGIN_WITHIN = 0.01
+
+
+def _once_begun(begun: threading.Event, encode: Callable[[str], _T], text: str) -> _T:
+    begun.set()
+    return encode(text)
+
 
 class DocumentCounters:
     """Span counters of the texts of one document. With `beside`, the counter of `counted`
     (the text its view counts: the source, or HTML's rendering of it) is made on an encode
     thread from construction on (where the tokenizer allows it); any other text is encoded
-    when asked."""
+    when asked. With `halves` too (a detector that takes well under one encode, which would
+    then leave a core idle), a tiktoken encode of `counted` is cut in two halves at a sync
+    point, encoded on two threads at once."""
 
-    def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool) -> None:
+    def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool, halves: bool = False) -> None:
         self._tokenizer = tokenizer
         self._counted = counted
         self._pending: Future[SpanCounter] | None = None
+        self._halves: list[Future[list[Any]]] = []
         if beside and len(counted) >= _BESIDE_FROM and getattr(tokenizer, "encodes_beside_python", False):
-            self._pending = _encoder().submit(span_counter_for, tokenizer, counted)
+            # The encode thread needs the GIL to begin, and a detector holds it (tree-sitter's
+            # parse does not let go of it), so the split waits until the encode has begun:
+            # without this, the encode began when detection ended, beside nothing.
+            cut = None
+            if halves and isinstance(tokenizer, TiktokenTokenizer) and len(counted) <= _HALVES_UP_TO:
+                cut = tokenizer.halves(counted)
+                self._halves = [self._begin(tokenizer.token_sizes, half) for half in cut or ()]
+            if cut is None:
+                self._pending = self._begin(partial(span_counter_for, tokenizer), counted)
+
+    @staticmethod
+    def _begin(encode: Callable[[str], _T], text: str) -> Future[_T]:
+        begun = threading.Event()
+        pending = _encoder().submit(_once_begun, begun, encode, text)
+        begun.wait(_BEGIN_WITHIN)
+        return pending
 
     def counter_for(self, text: str) -> SpanCounter:
         """The span counter of `text`: `counted`'s is the one started at construction,
         handed over once (this object keeps no reference to it: the view may drop it)."""
+        if text is self._counted and self._halves:
+            halves, self._halves = self._halves, []
+            assert isinstance(self._tokenizer, TiktokenTokenizer)  # (only its encodes are halved)
+            sizes = [*halves[0].result(), *halves[1].result()]
+            return self._tokenizer.index_of_sizes(text, sizes, sum(map(len, sizes)) + 1)
         if text is not self._counted or self._pending is None:
             return span_counter_for(self._tokenizer, text)
         pending, self._pending = self._pending, None

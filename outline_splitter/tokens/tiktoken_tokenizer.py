@@ -176,20 +176,40 @@ class TiktokenTokenizer:
 
     def index(self, text: str) -> TokenIndex:
         """The `TokenIndex` of `text` (for an encoding with cl100k's pre-tokenizer)."""
-        blocks: Iterable[np.ndarray[Any, Any]]
         if len(text) <= ENCODE_BLOCK:
-            blocks = [self._tokens(text)]
-            capacity = len(blocks[0]) + 1
-        else:  # (as many tokens as UTF-8 bytes at most: see `SortedOffsets.from_lengths`)
-            blocks = map(self._tokens, text_blocks(text))
-            capacity = (len(text) if text.isascii() else 4 * len(text)) + 1
+            sizes = list(self._sizes([self._tokens(text)]))
+            return self.index_of_sizes(text, sizes, sum(map(len, sizes)) + 1)
+        # (as many tokens as UTF-8 bytes at most: see `SortedOffsets.from_lengths`)
+        capacity = (len(text) if text.isascii() else 4 * len(text)) + 1
+        return self.index_of_sizes(text, self._sizes(map(self._tokens, text_blocks(text))), capacity)
+
+    def halves(self, text: str) -> tuple[str, str] | None:
+        """`text` cut in two at the first sync point (`sync.CL100K`) from its middle on, for
+        encoding each half on a thread of its own: the two encodes' tokens are the text's.
+        None where the encoding's pre-tokenizer is not cl100k's or no sync point follows."""
+        if getattr(self.encoding, "_pat_str", None) not in CL100K_PATTERNS:
+            return None
+        found = CL100K.pattern.search(text, len(text) // 2)
+        if found is None or not 0 < found.start() < len(text):
+            return None
+        return text[: found.start()], text[found.start() :]
+
+    def token_sizes(self, text: str) -> list[np.ndarray[Any, Any]]:
+        """The UTF-8 byte lengths of `text`'s tokens, in arrays of at most `_LOOKUP_BLOCK`."""
+        return list(self._sizes(map(self._tokens, text_blocks(text))))
+
+    def _sizes(self, blocks: Iterable[np.ndarray[Any, Any]]) -> Iterator[np.ndarray[Any, Any]]:
+        lengths = _token_byte_lengths(self.encoding)
+        for tokens in blocks:
+            for at in range(0, len(tokens), _LOOKUP_BLOCK):
+                yield lengths[tokens[at : at + _LOOKUP_BLOCK]]
+
+    def index_of_sizes(self, text: str, sizes: Iterable[np.ndarray[Any, Any]], capacity: int) -> TokenIndex:
+        """The `TokenIndex` of `text` from its tokens' byte lengths in order (`token_sizes`
+        of the whole, or of each of its `halves`), at most `capacity - 1` of them."""
         # byte offset of each token boundary, 0 first and the text's byte length last, in
         # 2 bytes a token (`SortedOffsets`); the tokens tile the bytes, so their starts and
         # ends are windows of these one apart
-        lengths = _token_byte_lengths(self.encoding)
-        sizes = (
-            lengths[tokens[at : at + _LOOKUP_BLOCK]] for tokens in blocks for at in range(0, len(tokens), _LOOKUP_BLOCK)
-        )
         boundaries = SortedOffsets.from_lengths(sizes, capacity)
         count = len(boundaries) - 1
         starts, ends = boundaries.window(0, count), boundaries.window(1, count + 1)
