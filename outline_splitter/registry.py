@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from outline_splitter.nodes import Node
 from outline_splitter.references import load_reference
+from outline_splitter.tokens.counters import DetectorSpeed
 
 if TYPE_CHECKING:
     from outline_splitter.packing.view import ChunkView
@@ -67,9 +68,9 @@ class DocFormat:
 
     A format with more than one way to render a chunk names them in `outputs` (the first
     is the default). `hooks`, if set, is `"module:attribute"` naming the format's
-    `FormatHooks`, imported on first use like the detector. `detects_quickly`: its
-    detector takes well under one encode of the source (plain text; HTML, whose markup is
-    slow to encode), so the source is encoded in two halves at once (`tokens.counters`).
+    `FormatHooks`, imported on first use like the detector. `detector_speed`: how
+    its detector's time compares with one encode of the source, which decides how the
+    source is encoded beside it (`tokens.counters.DetectorSpeed`).
     """
 
     name: str
@@ -80,7 +81,7 @@ class DocFormat:
     outputs: tuple[str, ...] = ("source",)
     hooks: str | None = None
     kinds: str | None = None
-    detects_quickly: bool = False
+    detector_speed: DetectorSpeed = "slow"
 
 
 def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
@@ -108,7 +109,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".txt", ".text"),
         ("txt", "plain"),
         kinds="outline_splitter.detectors.text:KINDS",
-        detects_quickly=True,
+        detector_speed="trivial",
     ),
     DocFormat(
         "html",
@@ -117,7 +118,7 @@ FORMATS: tuple[DocFormat, ...] = (
         ("htm", "xhtml"),
         outputs=("html", "text"),
         hooks="outline_splitter.format_hooks.html:HTML_HOOKS",
-        detects_quickly=True,
+        detector_speed="quick",
     ),
     DocFormat(
         "rst",

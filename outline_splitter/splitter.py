@@ -407,9 +407,9 @@ class OutlineTextSplitter:
         # (what the view counts is encoded on a thread while the source is detected)
         counted_text = load_hooks(fmt).counted_text
         counted = counted_text(text, output) if counted_text is not None else text
-        # (halves of HTML's rendering would not pay: the page's detection outlasts its encode)
-        halves = fmt.detects_quickly and counted is text
-        counters = DocumentCounters(self.tokenizer, counted, self.options.encode_in_background, halves)
+        # (HTML's rendering is encoded as a slow detector's source: the page's detection outlasts it)
+        speed = fmt.detector_speed if counted is text else "slow"
+        counters = DocumentCounters(self.tokenizer, counted, self.options.encode_in_background, speed)
         pages = self._page_map(text)
         if root is None:
             root = self._mark(text, self._detect(text, fmt), fmt, pages)

@@ -7,6 +7,7 @@ import itertools
 import multiprocessing
 import random
 import threading
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -515,21 +516,11 @@ def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, mo
         made.append((threading.current_thread() is threading.main_thread(), text))
         return plain(tokenizer, text)
 
-    sizes = TiktokenTokenizer.token_sizes
-
-    def recording_sizes(self: TiktokenTokenizer, text: str) -> list[object]:
-        made.append((threading.current_thread() is threading.main_thread(), text))
-        return sizes(self, text)
-
     monkeypatch.setattr(counters, "span_counter_for", recording)
-    monkeypatch.setattr(TiktokenTokenizer, "token_sizes", recording_sizes)
     page = "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
     splitter = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, encode_in_background=background)
     chunks = splitter.split(page)
-    if output == "text" or not background:  # (HTML's markup is encoded in two halves at once)
-        assert made == [(not background, rendered_text(page).text if output == "text" else page)]
-    else:
-        assert [main for main, _ in made] == [False, False] and made[0][1] + made[1][1] == page
+    assert made == [(not background, rendered_text(page).text if output == "text" else page)]
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
 
 
@@ -550,7 +541,11 @@ def test_a_child_forked_after_encodes_on_threads_encodes_on_its_own(cl100k):
 @settings(max_examples=60, deadline=None)
 @given(text=TRICKY.map(lambda t: t * 12), data=st.data())
 def test_a_text_encoded_in_two_halves_at_once_counts_as_one_encode(cl100k, text, data):
-    counters = DocumentCounters(cl100k, text, beside=True, halves=True)
+    from outline_splitter.tokens import counters as module
+
+    with mock.patch.object(module, "_HALVES_FROM", 0), mock.patch.object(module, "_BESIDE_FROM", 0):
+        counters = DocumentCounters(cl100k, text, beside=True, speed="trivial")
+        assert len(counters._halves) == (2 if cl100k.halves(text) else 0)
     counter = counters.counter_for(text)
     whole = cl100k.index(text)
     assert counter.total == whole.total == len(cl100k.encode(text))
@@ -565,3 +560,35 @@ def test_halves_are_cut_at_a_sync_point_and_none_where_there_is_none(cl100k):
     assert first + second == text and len(first) >= len(text) // 2
     assert cl100k.encode(first) + cl100k.encode(second) == cl100k.encode(text)
     assert cl100k.halves("!" * 5000) is None  # (punctuation alone has no sync point)
+
+
+@pytest.mark.parametrize(
+    ("doc_type", "size", "encodes"),
+    [
+        ("text", 20_000, [True]),
+        ("text", 80_000, [False, False]),
+        ("html", 20_000, [False]),
+        ("html", 80_000, [False, False]),
+        ("markdown", 80_000, [False]),
+    ],
+)
+def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_type, size, encodes):
+    # on the splitting thread (True) or on encode threads, whole or in two halves
+    from outline_splitter.tokens import counters
+
+    made: list[bool] = []
+    plain, sizes = counters.span_counter_for, TiktokenTokenizer.token_sizes
+
+    def recording(tokenizer: Tokenizer, text: str) -> object:
+        made.append(threading.current_thread() is threading.main_thread())
+        return plain(tokenizer, text)
+
+    def recording_sizes(self: TiktokenTokenizer, text: str) -> list[object]:
+        made.append(threading.current_thread() is threading.main_thread())
+        return sizes(self, text)
+
+    monkeypatch.setattr(counters, "span_counter_for", recording)
+    monkeypatch.setattr(TiktokenTokenizer, "token_sizes", recording_sizes)
+    text = ("<p>Some words here.</p>\n" if doc_type == "html" else "Some words here.\n\n") * (size // 20)
+    OutlineTextSplitter(doc_type=doc_type, chunk_size=256).split(text)
+    assert made == encodes

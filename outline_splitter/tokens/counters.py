@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from outline_splitter.tokens.base import SpanCounter, Tokenizer
 from outline_splitter.tokens.fast import FastTokenizer
@@ -29,8 +29,17 @@ from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer
 
 _T = TypeVar("_T")
 _BESIDE_FROM = 2048
-# Texts up to this many characters are encoded in two halves at once (see `DocumentCounters`);
-# a longer one a block at a time, so that its tokens' lengths are never all held at once.
+# How a format's detector compares with one encode of its source, which decides how
+# `DocumentCounters` encodes it: "slow" (Markdown, code: at least about as long), the
+# encode on a thread beside detection; "quick" (HTML markup: a quarter to two thirds of
+# it), the same below `_HALVES_FROM` characters, and from there two halves at once, as
+# detection would leave a core idle; "trivial" (plain text), two halves from
+# `_HALVES_FROM` and in place below (a thread's hand-over cost more than it saved: plain
+# text, 10 KB a text, was 2.0x one tiktoken pass in place, 2.3x beside, 2.0x in halves at
+# a quarter more CPU). Texts over `_HALVES_UP_TO` are encoded a block at a time beside
+# detection, so that their tokens' lengths are never all held at once.
+DetectorSpeed = Literal["slow", "quick", "trivial"]
+_HALVES_FROM = 1 << 16
 _HALVES_UP_TO = 1 << 22
 
 
@@ -73,21 +82,23 @@ class DocumentCounters:
     """Span counters of the texts of one document. With `beside`, the counter of `counted`
     (the text its view counts: the source, or HTML's rendering of it) is made on an encode
     thread from construction on (where the tokenizer allows it); any other text is encoded
-    when asked. With `halves` too (a detector that takes well under one encode, which would
-    then leave a core idle), a tiktoken encode of `counted` is cut in two halves at a sync
-    point, encoded on two threads at once."""
+    when asked. `speed`, the detector's (`DetectorSpeed`), may have a tiktoken encode of
+    `counted` cut in two halves at a sync point, encoded on two threads at once."""
 
-    def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool, halves: bool = False) -> None:
+    def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool, speed: DetectorSpeed = "slow") -> None:
         self._tokenizer = tokenizer
         self._counted = counted
         self._pending: Future[SpanCounter] | None = None
         self._halves: list[Future[list[Any]]] = []
+        if speed == "trivial" and len(counted) < _HALVES_FROM:
+            return
+        halves = speed != "slow" and _HALVES_FROM <= len(counted) <= _HALVES_UP_TO
         if beside and len(counted) >= _BESIDE_FROM and getattr(tokenizer, "encodes_beside_python", False):
             # The encode thread needs the GIL to begin, and a detector holds it (tree-sitter's
             # parse does not let go of it), so the split waits until the encode has begun:
             # without this, the encode began when detection ended, beside nothing.
             cut = None
-            if halves and isinstance(tokenizer, TiktokenTokenizer) and len(counted) <= _HALVES_UP_TO:
+            if halves and isinstance(tokenizer, TiktokenTokenizer):
                 cut = tokenizer.halves(counted)
                 self._halves = [self._begin(tokenizer.token_sizes, half) for half in cut or ()]
             if cut is None:
