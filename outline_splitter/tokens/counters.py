@@ -117,8 +117,7 @@ class DocumentCounters:
         if text is self._counted and self._halves:
             halves, self._halves = self._halves, []
             assert isinstance(self._tokenizer, TiktokenTokenizer)  # (only its encodes are halved)
-            sizes = [*halves[0].result(), *halves[1].result()]
-            return self._tokenizer.index_of_sizes(text, sizes, sum(map(len, sizes)) + 1)
+            return self._tokenizer.index_of_sizes(text, [*halves[0].result(), *halves[1].result()])
         if text is not self._counted or self._pending is None:
             return span_counter_for(self._tokenizer, text)
         pending, self._pending = self._pending, None

@@ -170,24 +170,26 @@ class TiktokenTokenizer:
         """A counter for spans of `text`: one encode of the whole text where the
         encoding's pre-tokenizer is one the sync points were checked for (cl100k's),
         else a `FastTokenizer`."""
-        if getattr(self.encoding, "_pat_str", None) in CL100K_PATTERNS:
+        if self._has_cl100k_sync_points():
             return self.index(text)
         return FastTokenizer(self, text)
+
+    def _has_cl100k_sync_points(self) -> bool:
+        return getattr(self.encoding, "_pat_str", None) in CL100K_PATTERNS
 
     def index(self, text: str) -> TokenIndex:
         """The `TokenIndex` of `text` (for an encoding with cl100k's pre-tokenizer)."""
         if len(text) <= ENCODE_BLOCK:
-            sizes = list(self._sizes([self._tokens(text)]))
-            return self.index_of_sizes(text, sizes, sum(map(len, sizes)) + 1)
+            return self.index_of_sizes(text, list(self._sizes([self._tokens(text)])))
         # (as many tokens as UTF-8 bytes at most: see `SortedOffsets.from_lengths`)
         capacity = (len(text) if text.isascii() else 4 * len(text)) + 1
-        return self.index_of_sizes(text, self._sizes(map(self._tokens, text_blocks(text))), capacity)
+        return self._index(text, self._sizes(map(self._tokens, text_blocks(text))), capacity)
 
     def halves(self, text: str) -> tuple[str, str] | None:
         """`text` cut in two at the first sync point (`sync.CL100K`) from its middle on, for
         encoding each half on a thread of its own: the two encodes' tokens are the text's.
         None where the encoding's pre-tokenizer is not cl100k's or no sync point follows."""
-        if getattr(self.encoding, "_pat_str", None) not in CL100K_PATTERNS:
+        if not self._has_cl100k_sync_points():
             return None
         found = CL100K.pattern.search(text, len(text) // 2)
         if found is None or not 0 < found.start() < len(text):
@@ -204,9 +206,12 @@ class TiktokenTokenizer:
             for at in range(0, len(tokens), _LOOKUP_BLOCK):
                 yield lengths[tokens[at : at + _LOOKUP_BLOCK]]
 
-    def index_of_sizes(self, text: str, sizes: Iterable[np.ndarray[Any, Any]], capacity: int) -> TokenIndex:
+    def index_of_sizes(self, text: str, sizes: list[np.ndarray[Any, Any]]) -> TokenIndex:
         """The `TokenIndex` of `text` from its tokens' byte lengths in order (`token_sizes`
-        of the whole, or of each of its `halves`), at most `capacity - 1` of them."""
+        of the whole, or of each of its `halves`, one after the other)."""
+        return self._index(text, sizes, sum(map(len, sizes)) + 1)
+
+    def _index(self, text: str, sizes: Iterable[np.ndarray[Any, Any]], capacity: int) -> TokenIndex:
         # byte offset of each token boundary, 0 first and the text's byte length last, in
         # 2 bytes a token (`SortedOffsets`); the tokens tile the bytes, so their starts and
         # ends are windows of these one apart
