@@ -68,6 +68,32 @@ def test_unavailable_failing_and_slow_splitters_become_rows_with_reasons():
     assert "timed out" in rows[2].reason
 
 
+def test_the_time_is_the_best_of_the_repeated_passes_each_in_a_fresh_child(tmp_path):
+    seen = tmp_path / "pids"
+
+    def first_child_slow(budget: int, doc_type: str, encoding: object):
+        def split(text: str) -> list[str]:
+            import os
+
+            pids = seen.read_text().split() if seen.exists() else []
+            if str(os.getpid()) not in pids:
+                seen.write_text(" ".join([*pids, str(os.getpid())]))
+            if pids[:1] in ([], [str(os.getpid())]):
+                time.sleep(0.3)  # the first child's passes are slow, the later children's are not
+            return [text]
+
+        return split
+
+    corpus = Corpus("tiny", "markdown", DOCS)
+    peer = Peer("first child slow", None, first_child_slow)
+    (once,) = run_corpus(corpus, [peer], [64], memory=False, echo=lambda _: None, repeats=1)
+    seen.unlink()
+    (best,) = run_corpus(corpus, [peer], [64], memory=False, echo=lambda _: None, repeats=3)
+    assert once.seconds >= 0.6 and best.seconds < 0.3
+    assert len(seen.read_text().split()) == 3  # three children, so nothing cached carries over
+    assert best.chunks == once.chunks == 2
+
+
 def test_no_run_starts_after_the_deadline():
     corpus = Corpus("tiny", "markdown", DOCS)
     rows = run_corpus(corpus, [OUTLINE_PEER], [32, 64], memory=False, echo=lambda _: None, deadline=0.0)
