@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.offsets import ByteToChar
-from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node, Trait, apply_traits, check_outline
+from outline_splitter.kinds import DOCUMENT
+from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait, apply_traits, check_outline
 
 OBJECT = "object"
 ARRAY = "array"

@@ -27,27 +27,11 @@ from __future__ import annotations
 
 import re
 
+from outline_splitter import kinds
 from outline_splitter.detectors.html_scan import END, START, tokens
 from outline_splitter.detectors.html_tags import BLOCK, CLOSES_P, HEADINGS, SCOPE_LIMITS, SECTIONING, TABLE_PARTS, VOID
 from outline_splitter.detectors.html_text import extract_text
-from outline_splitter.nodes import (
-    BLOCKQUOTE,
-    DOCUMENT,
-    HEADING,
-    LIST,
-    LIST_ITEM,
-    PARAGRAPH,
-    SECTION,
-    SHARED_TRAITS,
-    TABLE,
-    TABLE_ROW,
-    THEMATIC_BREAK,
-    Label,
-    Node,
-    Trait,
-    TraitBit,
-    leads_in,
-)
+from outline_splitter.nodes import SHARED_TRAITS, Label, Node, Trait, TraitBit, leads_in
 
 PRE = "pre"
 CAPTION = "caption"
@@ -63,25 +47,25 @@ TRAITS: dict[str, Trait] = {
 }
 
 _KINDS = {
-    "p": PARAGRAPH,
-    "ul": LIST,
-    "ol": LIST,
-    "dl": LIST,
-    "menu": LIST,
-    "select": LIST,
-    "li": LIST_ITEM,
-    "dt": LIST_ITEM,
-    "dd": LIST_ITEM,
-    "option": LIST_ITEM,
-    "table": TABLE,
-    "tr": TABLE_ROW,
+    "p": kinds.PARAGRAPH,
+    "ul": kinds.LIST,
+    "ol": kinds.LIST,
+    "dl": kinds.LIST,
+    "menu": kinds.LIST,
+    "select": kinds.LIST,
+    "li": kinds.LIST_ITEM,
+    "dt": kinds.LIST_ITEM,
+    "dd": kinds.LIST_ITEM,
+    "option": kinds.LIST_ITEM,
+    "table": kinds.TABLE,
+    "tr": kinds.TABLE_ROW,
     "pre": PRE,
     "listing": PRE,
     "xmp": PRE,
-    "blockquote": BLOCKQUOTE,
+    "blockquote": kinds.BLOCKQUOTE,
     "caption": CAPTION,
     "emu-caption": CAPTION,
-    "hr": THEMATIC_BREAK,
+    "hr": kinds.THEMATIC_BREAK,
 }
 # Leaves whose line breaks mean something: cut at line ends first.
 _LINE_ORIENTED = frozenset({"pre", "listing", "xmp", "script", "style", "emu-alg", "emu-grammar", "emu-eqn"})
@@ -141,7 +125,7 @@ _END_LIMITS = {name: _end_tag_limits(name) for name in BLOCK}
 
 def _opening(name: str) -> tuple[str, Trait]:
     """The kind and traits of the node a block start tag `name` opens."""
-    kind = SECTION if name in SECTIONING else _KINDS.get(name) or (HEADING if name in HEADINGS else name)
+    kind = kinds.SECTION if name in SECTIONING else _KINDS.get(name) or (kinds.HEADING if name in HEADINGS else name)
     # elements whose line breaks matter, a term that leads its definition
     traits = Trait.LINES if name in _LINE_ORIENTED else Trait.LEADS if name == "dt" else Trait.NONE
     kind_traits = TRAITS.get(kind)
@@ -151,7 +135,7 @@ def _opening(name: str) -> tuple[str, Trait]:
 # Made once per tag, not per element: a node gets its traits when it opens (the kinds'
 # table and the tag's own), not in a walk of the finished outline.
 _OPENING = {name: _opening(name) for name in BLOCK}
-_SECTION_TRAITS = TRAITS[SECTION]
+_SECTION_TRAITS = TRAITS[kinds.SECTION]
 _ALONE = {name: frozenset({name}) for name in BLOCK}  # what an end tag looks for
 # How many open elements `find` searches one by one before it asks the tags' indexes.
 _SEARCHED = 16
@@ -162,7 +146,7 @@ class _TreeBuilder:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.root = Node(DOCUMENT, 0, len(text), traits=TRAITS.get(DOCUMENT, Trait.NONE))
+        self.root = Node(kinds.DOCUMENT, 0, len(text), traits=TRAITS.get(kinds.DOCUMENT, Trait.NONE))
         self.stack: list[tuple[str, Node]] = []  # the open block elements, outermost first
         self.open_at: dict[str, list[int]] = {}  # tag -> the stack indexes where one is open
         self.inner_end: dict[int, int] = {}  # id(node) -> where its content ends (its end tag's start)
@@ -310,7 +294,7 @@ def _finish(root: Node, inner_end: dict[int, int], text: str) -> list[Node]:
             if node.traits._value_ & TraitBit.PROSE and leads_in(text, node.start, node.end):
                 node.traits |= Trait.LEADS
             continue
-        if node.kind == TABLE:
+        if node.kind == kinds.TABLE:
             tables.append(node)
         tag = node.meta.get("tag")
         numbered = node is root or tag is not None  # (the children of a section made here were numbered)
@@ -324,7 +308,7 @@ def _finish(root: Node, inner_end: dict[int, int], text: str) -> list[Node]:
                     counts[child_tag] = count = counts.get(child_tag, 0) + 1
                     label = child.label = label or Label()
                     label.part = f"{child_tag}-{count}"
-            if not heading and (child.kind == HEADING or child_tag in _HOLDS_HEADING):
+            if not heading and (child.kind == kinds.HEADING or child_tag in _HOLDS_HEADING):
                 heading = _heading_in(child) is not None
         if heading and tag not in _HEADING_HOLDERS:  # a holder's heading titles its parent's section
             _sectionize(node, inner_end.get(id(node), node.end))
@@ -337,7 +321,7 @@ def _sectionize(container: Node, content_end: int) -> None:
     element whose first child is a heading takes its title from it instead."""
     children = container.children
     first = 0
-    title = _heading_in(children[0]) if container.kind == SECTION else None
+    title = _heading_in(children[0]) if container.kind == kinds.SECTION else None
     if title is not None:
         heading_label = _label(title)
         label = container.label = container.label or Label()
@@ -353,7 +337,7 @@ def _sectionize(container: Node, content_end: int) -> None:
             while open_sections and open_sections[-1][0] >= level:
                 open_sections.pop()[1].end = child.start
             label = Label(heading_label.title, level, heading_label.id, anchor=heading_label.id is not None)
-            section = Node(SECTION, child.start, content_end, [child], traits=_SECTION_TRAITS, label=label)
+            section = Node(kinds.SECTION, child.start, content_end, [child], traits=_SECTION_TRAITS, label=label)
             (open_sections[-1][1].children if open_sections else kept).append(section)
             open_sections.append((level, section))
         else:
@@ -369,17 +353,17 @@ def _title(html: str) -> str:
 def _heading_in(child: Node) -> Node | None:
     """The heading `child` stands for in its parent's sections: itself, or the heading
     of a `header`/`hgroup` (or of a wrapper holding only a heading)."""
-    if child.kind == HEADING:
+    if child.kind == kinds.HEADING:
         return child
     tag = child.meta.get("tag")
     if tag in _HEADING_HOLDERS:
         stack = list(reversed(child.children))
         while stack:
             node = stack.pop()
-            if node.kind == HEADING:
+            if node.kind == kinds.HEADING:
                 return node
             stack.extend(reversed(node.children))
-    elif tag == "div" and len(child.children) == 1 and child.children[0].kind == HEADING:
+    elif tag == "div" and len(child.children) == 1 and child.children[0].kind == kinds.HEADING:
         return child.children[0]
     return None
 

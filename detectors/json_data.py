@@ -22,7 +22,8 @@ from outline_splitter.detectors.data_tree import (
     finish,
     index_segment,
 )
-from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node
+from outline_splitter.kinds import DOCUMENT
+from outline_splitter.nodes import NO_CHILDREN, Label, Node
 
 # the grammar of its own wheel, tree-sitter-json (a core dependency)
 GRAMMAR = "tree_sitter_json:language"

@@ -24,6 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from outline_splitter import kinds
 from outline_splitter.detectors.lines import BLANK_LINES, line_starts
 from outline_splitter.detectors.markdown_outline import (
     TRAITS,
@@ -37,25 +38,7 @@ from outline_splitter.detectors.markdown_outline import (
     paragraph_traits,
 )
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
-from outline_splitter.nodes import (
-    BLOCKQUOTE,
-    CODE,
-    DOCUMENT,
-    FRONT_MATTER,
-    HEADING,
-    HTML_BLOCK,
-    LIST,
-    LIST_ITEM,
-    NO_CHILDREN,
-    PARAGRAPH,
-    SECTION,
-    TABLE,
-    TABLE_ROW,
-    THEMATIC_BREAK,
-    Label,
-    Node,
-    Trait,
-)
+from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
 
 def _fast_backend() -> Callable[[str], Node | None] | None:
@@ -71,25 +54,25 @@ _fast_outline = _fast_backend()
 
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
-    "paragraph_open": PARAGRAPH,
-    "bullet_list_open": LIST,
-    "ordered_list_open": LIST,
-    "list_item_open": LIST_ITEM,
-    "blockquote_open": BLOCKQUOTE,
-    "table_open": TABLE,
-    "tr_open": TABLE_ROW,
-    "heading_open": HEADING,
+    "paragraph_open": kinds.PARAGRAPH,
+    "bullet_list_open": kinds.LIST,
+    "ordered_list_open": kinds.LIST,
+    "list_item_open": kinds.LIST_ITEM,
+    "blockquote_open": kinds.BLOCKQUOTE,
+    "table_open": kinds.TABLE,
+    "tr_open": kinds.TABLE_ROW,
+    "heading_open": kinds.HEADING,
 }
 # Tokens that are a whole node by themselves.
 _LEAF_KINDS = {
-    "fence": CODE,
-    "code_block": CODE,
-    "hr": THEMATIC_BREAK,
-    "html_block": HTML_BLOCK,
-    "front_matter": FRONT_MATTER,
+    "fence": kinds.CODE,
+    "code_block": kinds.CODE,
+    "hr": kinds.THEMATIC_BREAK,
+    "html_block": kinds.HTML_BLOCK,
+    "front_matter": kinds.FRONT_MATTER,
 }
 # Every kind this detector makes: what `never_break_within` and `separators` may name.
-KINDS = frozenset({DOCUMENT, SECTION, HEADING, *_CONTAINER_KINDS.values(), *_LEAF_KINDS.values()})
+KINDS = frozenset({kinds.DOCUMENT, kinds.SECTION, kinds.HEADING, *_CONTAINER_KINDS.values(), *_LEAF_KINDS.values()})
 
 # A Setext underline: a run of "=" or of "-" and trailing blanks, after up to three
 # spaces (a paragraph's content lines have their container's prefix removed already; a
@@ -351,15 +334,20 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
         holder = parent or sections.open[-1][1]
         if holder.expand is not None:  # a list item's paragraph is not all it holds after all
             holder.expanded_children()
-        if kind == PARAGRAPH and type(holder) is ListItem and not holder.children and defers(text, holder, start, end):
+        if (
+            kind == kinds.PARAGRAPH
+            and type(holder) is ListItem
+            and not holder.children
+            and defers(text, holder, start, end)
+        ):
             holder.expand = own_paragraph  # built when asked (see ListItem)
             parents.append(holder)
             continue
         # (a paragraph is a leaf: inline tokens make no nodes)
-        traits = paragraph_traits(text, start, end) if kind == PARAGRAPH else TRAITS.get(kind, Trait.NONE)
-        make = ListItem if kind == LIST_ITEM else Node
+        traits = paragraph_traits(text, start, end) if kind == kinds.PARAGRAPH else TRAITS.get(kind, Trait.NONE)
+        make = ListItem if kind == kinds.LIST_ITEM else Node
         node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
-        if kind == TABLE:
+        if kind == kinds.TABLE:
             tables.append(node)
         if token.type == "heading_open":
             node.label = _heading_label(token, following)

@@ -24,6 +24,7 @@ from typing import Any
 
 import pyromark
 
+from outline_splitter import kinds
 from outline_splitter.detectors.lines import LINE_END, line_starts
 from outline_splitter.detectors.markdown_outline import (
     HEADING_TRAITS,
@@ -38,22 +39,7 @@ from outline_splitter.detectors.markdown_outline import (
     paragraph_traits,
 )
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
-from outline_splitter.nodes import (
-    BLOCKQUOTE,
-    CODE,
-    FRONT_MATTER,
-    HEADING,
-    HTML_BLOCK,
-    LIST,
-    LIST_ITEM,
-    NO_CHILDREN,
-    PARAGRAPH,
-    TABLE,
-    TABLE_ROW,
-    THEMATIC_BREAK,
-    Label,
-    Node,
-)
+from outline_splitter.nodes import NO_CHILDREN, Label, Node
 
 # Tables as markdown-it's `table` rule reads them; front matter is read here as
 # mdit-py-plugins' front_matter reads it (pulldown-cmark's YAML blocks close differently).
@@ -192,7 +178,7 @@ class _Outline:
             full = line_starts(text)
             end = _front_matter_end(text, full)
             if end is not None:
-                self.sections.root.children.append(Node(FRONT_MATTER, 0, full[end]))
+                self.sections.root.children.append(Node(kinds.FRONT_MATTER, 0, full[end]))
                 self.first_line = end
                 self.parsed = text[full[end] :]
         try:
@@ -296,7 +282,7 @@ class _Outline:
             if (
                 len(children) == 1
                 and node.__class__ is ListItem
-                and children[0].kind == PARAGRAPH
+                and children[0].kind == kinds.PARAGRAPH
                 and defers(self.text, node, children[0].start, children[0].end)
             ):
                 node.children = NO_CHILDREN
@@ -321,7 +307,7 @@ class _Outline:
         line = self.line_of(span["start"])
         self.block_starts(line)
         line += self.first_line
-        self.add(Node(THEMATIC_BREAK, self.offset(line), self.offset(line + 1)))
+        self.add(Node(kinds.THEMATIC_BREAK, self.offset(line), self.offset(line + 1)))
         self.inside(line + 1)
 
     def inline(self, span: Any) -> None:
@@ -329,7 +315,7 @@ class _Outline:
         around that text starts here or goes on."""
         if self.tight is None:
             self.tight_line = line = self.first_line + self.line_of(span["start"])
-            self.tight = Node(PARAGRAPH, self.offset(line), self.offset(line + 1), NO_CHILDREN)
+            self.tight = Node(kinds.PARAGRAPH, self.offset(line), self.offset(line + 1), NO_CHILDREN)
             self.add(self.tight)
             self.tight_start, self.tight_end = span["start"], span["end"]
         elif span["end"] > self.tight_end:
@@ -429,15 +415,15 @@ class _Outline:
         if name == "Paragraph":
             if stop - first > 1 and data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end):
                 raise Fallback
-            return Node(PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
+            return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":
-            return ListItem(LIST_ITEM, begin, until, NO_CHILDREN)
+            return ListItem(kinds.LIST_ITEM, begin, until, NO_CHILDREN)
         if name == "TableCell":
             return None
         if name == "TableHead" or name == "TableRow":
-            return Node(TABLE_ROW, begin, until, NO_CHILDREN)
+            return Node(kinds.TABLE_ROW, begin, until, NO_CHILDREN)
         if name == "List":
-            return Node(LIST, begin, until, NO_CHILDREN, list_meta(value))
+            return Node(kinds.LIST, begin, until, NO_CHILDREN, list_meta(value))
         if name == "Heading":
             if (
                 stop - first > 1
@@ -453,23 +439,23 @@ class _Outline:
             label = Label(title=plain_title(content), level=int(value["level"][1]))
             if top:
                 return self.sections.heading(label, begin, until)
-            return Node(HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
+            return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
         if name == "CodeBlock":
             if value == "Indented":
-                return Node(CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[CODE])
+                return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[kinds.CODE])
             # markdown-it's info string: the rest of the opening line, as written
             opening = data[start : starts[first + 1]].decode("utf-8").rstrip("\r\n")
             info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
-            return Node(CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[CODE])
+            return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[kinds.CODE])
         if name == "BlockQuote":
-            return Node(BLOCKQUOTE, begin, until, NO_CHILDREN)
+            return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
             html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
             if html is not None:
                 return self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
-            return Node(HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[HTML_BLOCK])
+            return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
         if name == "Table":
-            return Node(TABLE, begin, until, NO_CHILDREN)
+            return Node(kinds.TABLE, begin, until, NO_CHILDREN)
         raise Fallback  # a block this module does not know
 
 

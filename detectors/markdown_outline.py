@@ -9,33 +9,21 @@ from __future__ import annotations
 import itertools
 import re
 
-from outline_splitter import nodes
-from outline_splitter.nodes import (
-    DOCUMENT,
-    HEADING,
-    HTML_BLOCK,
-    PARAGRAPH,
-    SECTION,
-    SHARED_TRAITS,
-    Label,
-    Node,
-    Trait,
-    leads_in,
-    with_lead_in,
-)
+from outline_splitter import kinds, nodes
+from outline_splitter.nodes import SHARED_TRAITS, Label, Node, Trait, leads_in, with_lead_in
 
 # How the packer treats each kind this detector makes.
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
 # Raw HTML is markup, as written: no overlap starts inside it, and one that fits is never
 # cut to make a small chunk bigger (its lines are no places to cut, as code's are).
-TRAITS[HTML_BLOCK] = Trait.VERBATIM
+TRAITS[kinds.HTML_BLOCK] = Trait.VERBATIM
 
 # Each node gets its kind's traits as it is made (no walk of the outline after it to
 # apply them), and a paragraph that ends with a colon `LEADS` too (`with_lead_in`).
-SECTION_TRAITS = TRAITS[SECTION]
-HEADING_TRAITS = TRAITS[HEADING]
+SECTION_TRAITS = TRAITS[kinds.SECTION]
+HEADING_TRAITS = TRAITS[kinds.HEADING]
 # (a paragraph is PROSE: `with_lead_in` of its traits, made once, not per paragraph)
-PARAGRAPH_TRAITS = TRAITS[PARAGRAPH]
+PARAGRAPH_TRAITS = TRAITS[kinds.PARAGRAPH]
 LEAD_IN_TRAITS = with_lead_in(PARAGRAPH_TRAITS, ":", 0, 1)
 
 _SLUG_DROP = re.compile(r"[^\w\- ]")
@@ -51,12 +39,12 @@ class ListItem(Node):
     bytes each). Chunk metadata names the paragraph all the same (`unbuilt_kinds`)."""
 
     __slots__ = ()
-    unbuilt_kinds = (PARAGRAPH,)
+    unbuilt_kinds = (kinds.PARAGRAPH,)
 
     def expanded_children(self) -> list[Node]:
         if self.expand is not None:
             self.expand = None
-            self.children = [Node(PARAGRAPH, self.start, self.end, traits=PARAGRAPH_TRAITS)]
+            self.children = [Node(kinds.PARAGRAPH, self.start, self.end, traits=PARAGRAPH_TRAITS)]
         return self.children
 
 
@@ -86,7 +74,7 @@ class Sections:
 
     def __init__(self, length: int) -> None:
         self.length = length
-        self.root = Node(DOCUMENT, 0, length)
+        self.root = Node(kinds.DOCUMENT, 0, length)
         self.open: list[tuple[int, Node]] = [(0, self.root)]  # (heading level, section)
         self.slugs: dict[str, int] = {}
 
@@ -98,8 +86,8 @@ class Sections:
         while sections[-1][0] >= level:
             sections.pop()[1].end = start
         label.id = _unique_slug(label.title or "", self.slugs)
-        heading = Node(HEADING, start, end, traits=HEADING_TRAITS, label=label)
-        section = Node(SECTION, start, self.length, [heading], traits=SECTION_TRAITS, label=label)
+        heading = Node(kinds.HEADING, start, end, traits=HEADING_TRAITS, label=label)
+        section = Node(kinds.SECTION, start, self.length, [heading], traits=SECTION_TRAITS, label=label)
         sections[-1][1].children.append(section)
         sections.append((level, section))
         return heading

@@ -16,36 +16,23 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 
+from outline_splitter import kinds
 from outline_splitter.detectors.lines import BLANK_LINES, line_starts
-from outline_splitter.nodes import (
-    CODE,
-    DOCUMENT,
-    HEADING,
-    LIST,
-    LIST_ITEM,
-    PARAGRAPH,
-    SECTION,
-    SHARED_TRAITS,
-    Label,
-    Node,
-    Trait,
-    apply_traits,
-    mark_lead_ins,
-)
+from outline_splitter.nodes import SHARED_TRAITS, Label, Node, Trait, apply_traits, mark_lead_ins
 
 ENVIRONMENT = "environment"
 # How the packer treats each kind these detectors make.
 TRAITS: dict[str, Trait] = {**SHARED_TRAITS, ENVIRONMENT: Trait.LINES}
 # Every kind each detector makes: what `never_break_within` and `separators` may name.
-RST_KINDS = frozenset({DOCUMENT, SECTION, HEADING, PARAGRAPH, CODE})
-LATEX_KINDS = RST_KINDS | {LIST, LIST_ITEM, ENVIRONMENT}
+RST_KINDS = frozenset({kinds.DOCUMENT, kinds.SECTION, kinds.HEADING, kinds.PARAGRAPH, kinds.CODE})
+LATEX_KINDS = RST_KINDS | {kinds.LIST, kinds.LIST_ITEM, ENVIRONMENT}
 
 Heading = tuple[int, int, int, str]  # start, end, level, title
 Blocks = Callable[[str, int, int], list[Node]]
 
 def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
     """A document of nested sections, one per heading, the text between cut by `blocks`."""
-    root = Node(DOCUMENT, 0, len(text))
+    root = Node(kinds.DOCUMENT, 0, len(text))
     open_sections: list[tuple[int, Node]] = [(-1, root)]
     cursor = 0
     for start, end, level, title in headings:
@@ -53,7 +40,7 @@ def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
         while open_sections[-1][0] >= level:
             open_sections.pop()[1].end = start
         label = Label(title=title, level=level + 1)
-        section = Node(SECTION, start, len(text), [Node(HEADING, start, end, label=label)], label=label)
+        section = Node(kinds.SECTION, start, len(text), [Node(kinds.HEADING, start, end, label=label)], label=label)
         open_sections[-1][1].children.append(section)
         open_sections.append((level, section))
         cursor = end
@@ -127,7 +114,7 @@ def _rst_blocks(text: str, start: int, end: int) -> list[Node]:
             continue
         literal = _LITERAL_INTRO.search(text, a, b) is not None
         meta = {"literal": True} if literal else None
-        nodes.append(Node(CODE if literal else PARAGRAPH, a, b, meta=meta))
+        nodes.append(Node(kinds.CODE if literal else kinds.PARAGRAPH, a, b, meta=meta))
     return nodes
 
 
@@ -160,9 +147,9 @@ def _environment(text: str, name: str, start: int, body: int, end: int) -> Node:
     if name in _LIST_ENVIRONMENTS:
         items = [m.start() for m in _ITEM.finditer(text, body, end)]
         bounds = [*items, text.rfind("\\end", body, end)]
-        children = [Node(LIST_ITEM, a, b) for a, b in pairwise(bounds) if text[a:b].strip()]
-        return Node(LIST, start, end, children, {"environment": name})
-    kind = CODE if name in _VERBATIM_ENVIRONMENTS else ENVIRONMENT
+        children = [Node(kinds.LIST_ITEM, a, b) for a, b in pairwise(bounds) if text[a:b].strip()]
+        return Node(kinds.LIST, start, end, children, {"environment": name})
+    kind = kinds.CODE if name in _VERBATIM_ENVIRONMENTS else ENVIRONMENT
     return Node(kind, start, end, meta={"environment": name})
 
 
@@ -185,10 +172,10 @@ def _latex_blocks(text: str, start: int, end: int) -> list[Node]:
             depth -= 1
             if depth == 0:
                 env_start, env_name = opened
-                nodes.extend(Node(PARAGRAPH, a, b) for a, b in _paragraph_spans(text, cursor, env_start))
+                nodes.extend(Node(kinds.PARAGRAPH, a, b) for a, b in _paragraph_spans(text, cursor, env_start))
                 nodes.append(_environment(text, env_name, env_start, text.find("}", env_start) + 1, match.end()))
                 cursor = match.end()
-    nodes.extend(Node(PARAGRAPH, a, b) for a, b in _paragraph_spans(text, cursor, end))
+    nodes.extend(Node(kinds.PARAGRAPH, a, b) for a, b in _paragraph_spans(text, cursor, end))
     return nodes
 
 

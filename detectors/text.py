@@ -9,7 +9,8 @@ so 100,000 short paragraphs cost a few regular-expression passes, not a node eac
 from __future__ import annotations
 
 from outline_splitter.detectors.lines import blocks
-from outline_splitter.nodes import DOCUMENT, PARAGRAPH, SHARED_TRAITS, Node, Trait, apply_traits, mark_lead_ins
+from outline_splitter.kinds import DOCUMENT, PARAGRAPH
+from outline_splitter.nodes import SHARED_TRAITS, Node, Trait, apply_traits, mark_lead_ins
 
 TRAITS: dict[str, Trait] = dict(SHARED_TRAITS)
 # Every kind this detector makes: what `never_break_within` and `separators` may name.

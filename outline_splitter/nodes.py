@@ -13,26 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final, cast
 
-# Node kinds the built-in detectors share. The packer reads none of them (it reads
-# `Trait`s); they name nodes in the outline and in chunk metadata...
-DOCUMENT = "document"
-SECTION = "section"
-HEADING = "heading"
-PARAGRAPH = "paragraph"
-LIST = "list"
-LIST_ITEM = "list_item"
-CODE = "code"
-TABLE = "table"
-TABLE_ROW = "table_row"
-BLOCKQUOTE = "blockquote"
-HTML_BLOCK = "html_block"
-THEMATIC_BREAK = "thematic_break"
-FRONT_MATTER = "front_matter"
-
-# Nodes the packer itself makes: text a detector left between children, and a
-# separator with the siblings it groups.
-GAP = "text"
-GROUP = "group"
+from outline_splitter.kinds import CODE, HEADING, PARAGRAPH, SECTION
 
 
 class Trait(enum.Flag):
@@ -107,7 +88,7 @@ class TraitBit:
     TRAILS: Final = Trait.TRAILS.value
 
 
-# The traits of the shared kinds above: the table a format's own starts from.
+# The traits of the shared kinds (`kinds.py`): the table a format's own starts from.
 SHARED_TRAITS: dict[str, Trait] = {
     HEADING: Trait.LEADS | Trait.TITLE,
     SECTION: Trait.SECTION | Trait.SELF_CONTAINED,

@@ -1,7 +1,9 @@
 """The splitter's options, defined once: `SplitterOptions`.
 
 Each option's type, default, allowed values and one-line help are written here and
-nowhere else. `OutlineTextSplitter(**options)` holds one validated `SplitterOptions`;
+nowhere else: a field is `name: Type = default` and its help the docstring under it
+(pydantic's `use_attribute_docstrings` makes it the field's description; `Field` only
+where the help is computed). `OutlineTextSplitter(**options)` holds one validated `SplitterOptions`;
 the front ends are derived from this model, not written out again: the LlamaIndex node
 parser's fields are its fields (it subclasses the model), the LangChain splitter,
 `split_many` and the Ray adapter take `**options` checked by it, and the command line's
@@ -125,86 +127,63 @@ OptionalText = Annotated[str | None, BeforeValidator(_optional_str)]
 class SplitterOptions(BaseModel):
     """Every option of `OutlineTextSplitter`, typed and validated once (see the module)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, use_attribute_docstrings=True
+    )
 
-    doc_type: Annotated[str, BeforeValidator(_doc_type)] = Field(
-        "markdown",
-        description="the format: markdown, html, text, rst, latex, a code language (python, javascript, ...), "
-        "or auto to pick it from each file's extension",
-    )
-    chunk_size: Integer = Field(512, description="the most tokens a chunk has")
-    chunk_overlap: Integer = Field(
-        0,
-        description="tokens of each neighbour recorded in start_overlap / end_overlap; from 0 to chunk_size - 1",
-    )
-    overlap_across_sections: Boolean = Field(False, description="let an overlap cross a section boundary")
-    tokenizer: Annotated[Any, BeforeValidator(_tokenizer)] = Field(
-        "cl100k_base",
-        description="a tiktoken encoding name, a tiktoken.Encoding, a Hugging Face tokenizer, a Tokenizer, "
-        "or a callable str -> int",
-    )
-    max_chunk_size: OptionalInteger = Field(
-        None,
-        description="the hard cap for the chunks that may pass chunk_size: nodes kept whole by "
-        "never_break_within and separator groups (None: chunk_size)",
-    )
-    min_chunk_size: Integer = Field(
-        0, description="a chunk with fewer tokens joins a neighbour where the join fits chunk_size"
-    )
-    never_break_within: Names = Field(
-        (), description="node kinds (code, table, ...; for HTML, CSS selectors) kept whole up to max_chunk_size"
-    )
-    separators: Names = Field(
-        (),
-        description="node kinds (for HTML, CSS selectors) that start a group with the siblings after them "
-        "when their parent must be broken",
-    )
-    output: OptionalText = Field(
-        None,
-        description="how a chunk's text is rendered, for formats with several modes (HTML: html or text); "
-        "None: the format's default",
-    )
-    id_prefix: OptionalText = Field(
-        None, description="the document id that goes into every chunk id, instead of the document's own"
-    )
-    content: Annotated[Literal["all", "main"], _one_of(*CONTENT)] = Field(
-        "all", description="HTML: all of the page, or main: its main content without navigation and widgets"
-    )
-    include: Names = Field((), description="HTML: CSS selectors of the elements to keep instead of what content finds")
-    exclude: Names = Field((), description="HTML: CSS selectors of the elements to leave out")
+    doc_type: Annotated[str, BeforeValidator(_doc_type)] = "markdown"
+    """the format: markdown, html, text, rst, latex, a code language (python, javascript, ...), or auto to pick it from
+    each file's extension"""
+    chunk_size: Integer = 512
+    """the most tokens a chunk has"""
+    chunk_overlap: Integer = 0
+    """tokens of each neighbour recorded in start_overlap / end_overlap; from 0 to chunk_size - 1"""
+    overlap_across_sections: Boolean = False
+    """let an overlap cross a section boundary"""
+    tokenizer: Annotated[Any, BeforeValidator(_tokenizer)] = "cl100k_base"
+    """a tiktoken encoding name, a tiktoken.Encoding, a Hugging Face tokenizer, a Tokenizer, or a callable str -> int"""
+    max_chunk_size: OptionalInteger = None
+    """the hard cap for the chunks that may pass chunk_size: nodes kept whole by never_break_within and separator groups
+    (None: chunk_size)"""
+    min_chunk_size: Integer = 0
+    """a chunk with fewer tokens joins a neighbour where the join fits chunk_size"""
+    never_break_within: Names = ()
+    """node kinds (code, table, ...; for HTML, CSS selectors) kept whole up to max_chunk_size"""
+    separators: Names = ()
+    """node kinds (for HTML, CSS selectors) that start a group with the siblings after them when their parent must be
+    broken"""
+    output: OptionalText = None
+    """how a chunk's text is rendered, for formats with several modes (HTML: html or text); None: the format's
+    default"""
+    id_prefix: OptionalText = None
+    """the document id that goes into every chunk id, instead of the document's own"""
+    content: Annotated[Literal["all", "main"], _one_of(*CONTENT)] = "all"
+    """HTML: all of the page, or main: its main content without navigation and widgets"""
+    include: Names = ()
+    """HTML: CSS selectors of the elements to keep instead of what content finds"""
+    exclude: Names = ()
+    """HTML: CSS selectors of the elements to leave out"""
     hierarchy: Boolean = Field(
         False,
         description=f"also give parent chunks for the sections too large for one chunk, as parents says "
         f"(needs chunk_size >= {MIN_PARENT_BUDGET})",
     )
-    parents: Annotated[Literal["text", "outline"], _one_of(*PARENTS)] = Field(
-        "text",
-        description="with hierarchy, what a parent chunk holds: text, its section's own text (an exact slice, "
-        "up to parent_chunk_size; a longer section is cut into parts); outline, its heading and a reference "
-        "line per part (up to chunk_size)",
-    )
-    parent_chunk_size: OptionalInteger = Field(
-        None,
-        description="with hierarchy and parents=text, the most tokens a parent chunk has, at least max_chunk_size "
-        "(None: 4 x chunk_size, or max_chunk_size if that is more)",
-    )
-    context_in_budget: Boolean = Field(
-        False, description="chunk_size bounds the context and the text (contextualize) instead of the text alone"
-    )
-    header_levels: Annotated[tuple[int, ...] | None, BeforeValidator(_header_levels)] = Field(
-        None, description="Markdown: the heading levels (1-6) that start a chunk"
-    )
-    page_markers: Annotated[str | None, BeforeValidator(_page_markers)] = Field(
-        None,
-        description="Markdown and text converted from PDF: auto (form feeds and the page-break lines of Docling, "
-        "marker and pymupdf4llm) or a regular expression of the markers; metadata pages lists the pages a chunk "
-        "touches",
-    )
-    encode_in_background: Boolean = Field(
-        True,
-        description="encode a document on a second thread while its structure is found (tiktoken only); "
-        "split_many turns it off, its processes fill the cores",
-    )
+    parents: Annotated[Literal["text", "outline"], _one_of(*PARENTS)] = "text"
+    """with hierarchy, what a parent chunk holds: text, its section's own text (an exact slice, up to parent_chunk_size;
+    a longer section is cut into parts); outline, its heading and a reference line per part (up to chunk_size)"""
+    parent_chunk_size: OptionalInteger = None
+    """with hierarchy and parents=text, the most tokens a parent chunk has, at least max_chunk_size (None: 4 x
+    chunk_size, or max_chunk_size if that is more)"""
+    context_in_budget: Boolean = False
+    """chunk_size bounds the context and the text (contextualize) instead of the text alone"""
+    header_levels: Annotated[tuple[int, ...] | None, BeforeValidator(_header_levels)] = None
+    """Markdown: the heading levels (1-6) that start a chunk"""
+    page_markers: Annotated[str | None, BeforeValidator(_page_markers)] = None
+    """Markdown and text converted from PDF: auto (form feeds and the page-break lines of Docling, marker and
+    pymupdf4llm) or a regular expression of the markers; metadata pages lists the pages a chunk touches"""
+    encode_in_background: Boolean = True
+    """encode a document on a second thread while its structure is found (tiktoken only); split_many turns it off, its
+    processes fill the cores"""
 
     @classmethod
     def of(cls, **options: Any) -> SplitterOptions:
@@ -397,7 +376,8 @@ def markdown_table() -> str:
     """`docs/usage.md`'s argument table, from the fields (a test keeps the doc equal to it)."""
     rows = ["| argument | meaning | default |", "| --- | --- | --- |"]
     for name, field in SplitterOptions.model_fields.items():
-        rows.append(f"| `{name}` | {field.description} | `{field.default!r}` |")
+        description = " ".join(str(field.description).split())  # (a docstring's lines, one row)
+        rows.append(f"| `{name}` | {description} | `{field.default!r}` |")
     return "\n".join(rows)
 
 

@@ -95,6 +95,19 @@ def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] =
     )
 
 
+def _data(name: str, detector: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
+    """A structured-data format: its detector (`"module:function"` in `detectors/`) makes
+    the kinds of `detectors/data_tree.py`, with the data formats' hooks."""
+    return DocFormat(
+        name,
+        f"outline_splitter.detectors.{detector}",
+        extensions,
+        aliases,
+        kinds="outline_splitter.detectors.data_tree:KINDS",
+        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
+    )
+
+
 FORMATS: tuple[DocFormat, ...] = (
     DocFormat(
         "markdown",
@@ -135,29 +148,9 @@ FORMATS: tuple[DocFormat, ...] = (
         kinds="outline_splitter.detectors.sections:LATEX_KINDS",
     ),
     # structured data: tree-sitter-json / tree-sitter-yaml from tree-sitter-language-pack
-    DocFormat(
-        "json",
-        "outline_splitter.detectors.json_data:detect_json",
-        (".json",),
-        kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
-    ),
-    DocFormat(
-        "jsonl",
-        "outline_splitter.detectors.json_data:detect_json_lines",
-        (".jsonl", ".ndjson"),
-        ("ndjson", "json_lines"),
-        kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
-    ),
-    DocFormat(
-        "yaml",
-        "outline_splitter.detectors.yaml_data:detect_yaml",
-        (".yaml", ".yml"),
-        ("yml",),
-        kinds="outline_splitter.detectors.data_tree:KINDS",
-        hooks="outline_splitter.format_hooks.data:DATA_HOOKS",
-    ),
+    _data("json", "json_data:detect_json", (".json",)),
+    _data("jsonl", "json_data:detect_json_lines", (".jsonl", ".ndjson"), ("ndjson", "json_lines")),
+    _data("yaml", "yaml_data:detect_yaml", (".yaml", ".yml"), ("yml",)),
     # source code: one tree-sitter detector; `argument` names the language's row in detectors/code/languages.py
     _code("python", (".py", ".pyi", ".pyw"), ("py",)),
     _code("javascript", (".js", ".jsx", ".mjs", ".cjs"), ("js", "jsx")),

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 
 from outline_splitter.assembly import Assembly, Draft
 from outline_splitter.hierarchy import _Builder, _Section, assign_leaves, broken_sections, in_order
-from outline_splitter.nodes import DOCUMENT, SECTION, Node, Trait
+from outline_splitter.kinds import DOCUMENT, SECTION
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing import ChunkView, pack_outline
 from outline_splitter.packing.metadata import chunk_id
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from outline_splitter.nodes import DOCUMENT, Node, Trait, apply_traits
+from outline_splitter.kinds import DOCUMENT
+from outline_splitter.nodes import Node, Trait, apply_traits
 
 NOTE = "note"
 VERBATIM = "verbatim"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.nodes import DOCUMENT, PARAGRAPH, Node
+from outline_splitter.kinds import DOCUMENT, PARAGRAPH
+from outline_splitter.nodes import Node
 from outline_splitter.packing import SourceView, pack_outline
 from outline_splitter.tokens import resolve_tokenizer, span_counter_for
 

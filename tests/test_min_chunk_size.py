@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.nodes import DOCUMENT, PARAGRAPH, Node, Trait
+from outline_splitter.kinds import DOCUMENT, PARAGRAPH
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing import SourceView
 from outline_splitter.packing.atoms import Atom, collect_atoms
 from outline_splitter.packing.greedy import PackedSpan

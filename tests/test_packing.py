@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.nodes import GAP, Node
+from outline_splitter.kinds import GAP
+from outline_splitter.nodes import Node
 from outline_splitter.packing.atoms import Atom, Piece, TrimmedNode, WholeNode
 from outline_splitter.packing.leaf import _last_fitting, lines
 from outline_splitter.packing.view import SourceView

@@ -7,7 +7,8 @@ from importlib.metadata import EntryPoint
 import pytest
 
 from outline_splitter import OutlineNode, OutlineTextSplitter, registry
-from outline_splitter.nodes import DOCUMENT, PARAGRAPH, Node
+from outline_splitter.kinds import DOCUMENT, PARAGRAPH
+from outline_splitter.nodes import Node
 
 
 def detect_lines(text: str) -> Node:

@@ -37,7 +37,8 @@ from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.languages import Language
 from outline_splitter.detectors.code.offsets import char_offsets
-from outline_splitter.nodes import DOCUMENT, NO_CHILDREN, Label, Node, Trait
+from outline_splitter.kinds import DOCUMENT
+from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
 DEFINITION = "definition"
 STATEMENT = "statement"

@@ -19,7 +19,8 @@ from typing import Any
 
 from outline_splitter.detectors.html_content import Matcher, select_content
 from outline_splitter.detectors.html_text import rendered_text
-from outline_splitter.nodes import HEADING, SECTION, Node, Trait
+from outline_splitter.kinds import HEADING, SECTION
+from outline_splitter.nodes import Node, Trait
 from outline_splitter.packing.text_view import RenderedView
 from outline_splitter.packing.view import ChunkView, SourceView, word_bounds
 from outline_splitter.registry import FormatHooks

@@ -39,7 +39,8 @@ from operator import attrgetter
 from typing import ClassVar, Final
 
 from outline_splitter.detectors.lines import blocks
-from outline_splitter.nodes import GAP, GROUP, Node, Trait, TraitBit, leads_in
+from outline_splitter.kinds import GAP, GROUP
+from outline_splitter.nodes import Node, Trait, TraitBit, leads_in
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, Level, split_leaf
 from outline_splitter.packing.sentences import Span

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from outline_splitter.nodes import PARAGRAPH, Node, TraitBit
+from outline_splitter.kinds import PARAGRAPH
+from outline_splitter.nodes import Node, TraitBit
 from outline_splitter.packing.ancestry import Ancestry
 from outline_splitter.packing.greedy import PackedSpan
 
