@@ -604,3 +604,14 @@ def test_utf8_tables_map_as_the_block_lengths_do(text):
     assert [tables.offset(pos) for pos in range(len(text) + 1)] == [blocks.offset(p) for p in range(len(text) + 1)]
     size = len(text.encode("utf-8"))
     assert [tables.position(o) for o in range(size + 1)] == [blocks.position(o) for o in range(size + 1)]
+
+
+def test_the_indexes_of_a_tokenizers_documents_share_the_counts_of_short_edges():
+    # a short edge (".", " the") counted for one document is not encoded again for the next
+    tokenizer = TiktokenTokenizer.from_name("cl100k_base")
+    first, second = "Alpha beta. Gamma delta.", "Alpha beta. Omega omega!"
+    assert tokenizer.index(first).count(1, 11) == tokenizer.count(first[1:11])
+    with mock.patch.object(tokenizer, "count", wraps=tokenizer.count) as count:
+        index = tokenizer.index(second)
+        assert index.count(1, 11) == len(tokenizer.encode(second[1:11]))
+    assert count.call_count == 0
