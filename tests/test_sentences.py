@@ -6,13 +6,13 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.plain_text import SentenceScore, score_sentences
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.bench.corpora import FORMS, plain_texts
-from outline_splitter.packing.sentences import _word_before, sentences
+from outline_splitter.packing.sentences import _CANDIDATE, _ends, _word_before, sentences
 from tests.conftest import corpus_files
 
 
@@ -132,3 +132,28 @@ def test_plain_text_boundaries_fall_between_sentences(budget, form, cl100k):
 )
 def test_capital_initials_before_a_name_end_no_sentence(text, parts):
     assert len(sentences(text, 0, len(text))) == parts
+
+
+# Words (short and long, abbreviations in any letter case, dotted, with characters that
+# `str.isalpha` and `\\w` read differently: "²"; that lower-case to ASCII: the Kelvin
+# sign; that match an ASCII letter in any case but are none: the long s, the dotted
+# capital I), what goes before them, and candidate ends.
+_WORDS = ["a", "Z", "é", "Mr", "mR", "ST", "etc", "Fig", "approx", "Abcdefg", "x.abcdefgh", "e.g", "U.S", "ab²st"]
+_WORDS += ["\u212ao", "\u017ft", "\u0130e", "1", "words"]
+_PIECES = st.one_of(
+    st.sampled_from(_WORDS), st.sampled_from([" ", "\n", "(", '"', ". ", ".", "… ", "! ", ".. ", ".\n"])
+)
+
+
+@settings(max_examples=500)
+@example("x Mr. Smith. a ²st. b abcd²st. c x.abcdefgh. d \u017ft. A", 0)
+@example("AbcdefgST. a", 7)
+@given(st.lists(_PIECES, max_size=30).map("".join), st.integers(0, 60))
+def test_the_candidates_the_pattern_vouches_for_are_the_ends_that_ends_reads(text, start):
+    # the lookbehinds that spare most candidates `_ends` pick no end that it would not
+    # (near the span's start too, where a word may begin before it)
+    for source, first in ((text, min(start, len(text))), ("Lead text " + text, 0)):
+        expected = [match.end() for match in _CANDIDATE.finditer(source, first) if _ends(source, match, first)]
+        if not expected or expected[-1] < len(source):
+            expected.append(len(source))
+        assert sentences(source, first, len(source)) == list(zip([first, *expected], expected))

@@ -26,6 +26,7 @@ from outline_splitter.tokens import (
     span_counter_for,
     tiktoken_tokenizer,
 )
+from outline_splitter.tokens.positions import Utf8Offsets, Utf8Tables
 from outline_splitter.tokens.sync import CL100K
 
 # Characters that exercise every alternative of the cl100k pre-tokenizer: letters
@@ -592,3 +593,25 @@ def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_ty
     text = ("<p>Some words here.</p>\n" if doc_type == "html" else "Some words here.\n\n") * (size // 20)
     OutlineTextSplitter(doc_type=doc_type, chunk_size=256).split(text)
     assert made == encodes
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ab é日ß\u0301\n😀\u00a0")), min_size=1, max_size=700))
+def test_utf8_tables_map_as_the_block_lengths_do(text):
+    # the two maps of a text under UTF8_TABLE_LIMIT characters, against the byte lengths
+    # of its blocks (Utf8Offsets, used above it): every position and every byte offset
+    tables, blocks = Utf8Tables(text), Utf8Offsets(text)
+    assert [tables.offset(pos) for pos in range(len(text) + 1)] == [blocks.offset(p) for p in range(len(text) + 1)]
+    size = len(text.encode("utf-8"))
+    assert [tables.position(o) for o in range(size + 1)] == [blocks.position(o) for o in range(size + 1)]
+
+
+def test_the_indexes_of_a_tokenizers_documents_share_the_counts_of_short_edges():
+    # a short edge (".", " the") counted for one document is not encoded again for the next
+    tokenizer = TiktokenTokenizer.from_name("cl100k_base")
+    first, second = "Alpha beta. Gamma delta.", "Alpha beta. Omega omega!"
+    assert tokenizer.index(first).count(1, 11) == tokenizer.count(first[1:11])
+    with mock.patch.object(tokenizer, "count", wraps=tokenizer.count) as count:
+        index = tokenizer.index(second)
+        assert index.count(1, 11) == len(tokenizer.encode(second[1:11]))
+    assert count.call_count == 0

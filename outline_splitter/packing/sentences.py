@@ -18,21 +18,12 @@ end a sentence too (`etc.`, `Inc.`) end one where a capital follows.
 from __future__ import annotations
 
 import re
+from itertools import compress, islice, takewhile
+from operator import attrgetter, not_
 
 Span = tuple[int, int]
 
 _TERMINALS = ".!?…。！？｡।॥؟۔"
-# A candidate end, one terminal character first (a pattern that opens with a single
-# character class is searched twice as fast by `re`), then the rest: more terminals,
-# closers, and white space, or no white space after a CJK terminal or closing bracket.
-# A candidate starts only at the first terminal of a run: 1 MB of "." would otherwise be
-# retried from each of its characters (quadratic; benchmarks/adversarial.py), and a start
-# inside a run matches only where the run's first terminal matches too.
-_CANDIDATE = re.compile(
-    rf"[{_TERMINALS}](?<![{_TERMINALS}][{_TERMINALS}])(?:[{_TERMINALS}]*"
-    r"""(?:["'”’»)\]」』》〉】）］]|</[A-Za-z][\w-]*>|\[[^\[\]\s][^\[\]\n]{0,23}\])*"""
-    r"(?:\s+|(?<=[。！？｡」』）])))"
-)
 # Abbreviations (lower case, without the full stop) after which no sentence ends...
 _NEVER_ENDS = frozenset(
     {
@@ -60,7 +51,7 @@ _RULES: dict[str, str] = {
     **dict.fromkeys(_BEFORE_NUMBERS, _BEFORE_NUMBER),
     **dict.fromkeys(_NEVER_ENDS, _NEVER),
 }
-_LONGEST_RULE = max(map(len, _RULES))
+_LONGEST_RULE = max(map(len, _RULES))  # (6: a word of 7 letters is no abbreviation)
 _LONGEST_ABBREVIATION = 10
 # Capital initials (`U.S`, `U.K`, `D.C`): a name goes on after them ("U.S. Army") more
 # often than a sentence ends, so they end one only before a word that mostly opens one.
@@ -70,6 +61,44 @@ _OPENING_WORD = re.compile(
     r"If|When|While|After|Before|As|For|Our|His|Her|Their|My|Your|However|Then|Now|Yet|Some|Many|Most|"
     r"No|Not|One|What|Why|How|Who|Where)\b"
 )
+
+
+def _sure_full_stop() -> str:
+    """Lookbehinds, at a full stop just matched (not of ".."), of which one holds only
+    where `_ends` says it ends a sentence: no letter before it (a digit, a bracket, a
+    quote), a word of ASCII letters longer than every abbreviation and no full stop in
+    `_LONGEST_ABBREVIATION` characters, or one of 2 to `_LONGEST_RULE` ASCII letters
+    after white space that is none of `_RULES` in any letter case. (Where `\\w` and
+    `str.isalpha` differ, "²" is a word character but no letter: only ASCII letters
+    are read as letters here.)"""
+    no_word = r"(?<=[\W\d_]\.)"
+    long_word = r"(?<=[A-Za-z]{7}\.)" + "".join(rf"(?<!\.[\s\S]{{{n}}}\.)" for n in range(7, _LONGEST_ABBREVIATION))
+    short_words = []
+    for n in range(2, _LONGEST_RULE + 1):
+        rules = "|".join(sorted(word for word in _RULES if len(word) == n))
+        short_words.append(rf"(?<=\s[A-Za-z]{{{n}}}\.)" + (rf"(?<!(?i:{rules})\.)" if rules else ""))
+    return "|".join(f"(?:{lookbehind})" for lookbehind in (no_word, long_word, *short_words))
+
+
+# A candidate end, one terminal character first (a pattern that opens with a single
+# character class is searched twice as fast by `re`), then the rest: more terminals,
+# closers, and white space, or no white space after a CJK terminal or closing bracket.
+# A candidate starts only at the first terminal of a run: 1 MB of "." would otherwise be
+# retried from each of its characters (quadratic; benchmarks/adversarial.py), and a start
+# inside a run matches only where the run's first terminal matches too.
+# Right after its first terminal, the group `doubt` is matched (empty) unless that
+# terminal surely ends a sentence: one other than a full stop or an ellipsis, or a full
+# stop that `_sure_full_stop` vouches for. Only the doubtful are read by `_ends`, a
+# Python call each (plain text: 700 of 9,100 candidates).
+_CANDIDATE = re.compile(
+    rf"[{_TERMINALS}](?<![{_TERMINALS}][{_TERMINALS}])"
+    rf"(?:(?<=[{_TERMINALS.replace('.', '').replace('…', '')}])|(?!\.)(?:{_sure_full_stop()})|(?P<doubt>))"
+    rf"(?:[{_TERMINALS}]*"
+    r"""(?:["'”’»)\]」』》〉】）］]|</[A-Za-z][\w-]*>|\[[^\[\]\s][^\[\]\n]{0,23}\])*"""
+    r"(?:\s+|(?<=[。！？｡」』）])))"
+)
+_DOUBTFUL = attrgetter("lastindex")  # (`doubt` is the pattern's one group)
+_BATCH = 1024
 # Opening quotes and brackets, looked past for what starts the next sentence.
 _OPENERS = "\"'“‘([«「『"
 
@@ -77,7 +106,21 @@ _OPENERS = "\"'“‘([«「『"
 def sentences(source: str, start: int, end: int) -> list[Span]:
     """The sentences of `source[start:end]`, as spans that together cover it (each runs
     to the white space after its end)."""
-    cuts = [match.end() for match in _CANDIDATE.finditer(source, start, end) if _ends(source, match, start)]
+    cuts: list[int] = []
+    found = _CANDIDATE.finditer(source, start, end)
+    # (a batch of matches at a time: a megabyte of short sentences would otherwise hold
+    # a match object, some 100 bytes, for each of its 300,000 candidates at once)
+    while matches := list(islice(found, _BATCH)):
+        doubtful = list(map(_DOUBTFUL, matches))
+        # the sure ends, picked in C calls with no Python step a candidate
+        sure = list(compress(map(re.Match.end, matches), map(not_, doubtful)))
+        if matches[0].start() <= start + _LONGEST_RULE:
+            # a word the span's start cuts is read from the start on, the lookbehinds read it whole
+            near = takewhile(lambda match: match.start() <= start + _LONGEST_RULE, matches)
+            wrong = {match.end() for match in near if match.lastindex is None and not _ends(source, match, start)}
+            sure = [at for at in sure if at not in wrong]
+        checked = [match.end() for match in compress(matches, doubtful) if _ends(source, match, start)]
+        cuts += sorted(sure + checked) if checked else sure
     if not cuts or cuts[-1] < end:
         cuts.append(end)
     return list(zip([start, *cuts], cuts))

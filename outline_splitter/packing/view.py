@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, pairwise
 from typing import Protocol
 
@@ -79,13 +79,22 @@ def fits(view: ChunkView, start: int, end: int, limit: int) -> bool:
     return view.count(start, end, limit) <= limit
 
 
+def _no_reach(start: int, tokens: int) -> None:
+    """`ChunkView.reach` of a view whose counter has no close estimate."""
+    return None
+
+
 class SourceView:
     """Chunks are slices of the source; white space at a chunk's edges is left out."""
+
+    # `reach` is the counter's own (a `TokenIndex`'s), not a method that calls it: the
+    # packer asks it some 15,000 times a megabyte of plain text
+    reach: Callable[[int, int], int | None]
 
     def __init__(self, source: str, counter: SpanCounter) -> None:
         self.source = source
         self.counter = counter
-        self._reach = getattr(counter, "reach", None)
+        self.reach = getattr(counter, "reach", _no_reach)
         self._estimate = getattr(counter, "estimate", None)
         self._estimates = getattr(counter, "estimates", None)
 
@@ -94,7 +103,8 @@ class SourceView:
 
     def drop_counter(self) -> None:
         del self.counter
-        self._reach = self._estimate = self._estimates = None
+        self.reach = _no_reach
+        self._estimate = self._estimates = None
 
     def estimates(self, bounds: Sequence[int]) -> list[int] | None:
         if self._estimates is not None:  # one search per bound, not two per span
@@ -120,9 +130,6 @@ class SourceView:
             window = source[max(start, end - _TRIM_WINDOW) : end]
             end -= len(window) - len(window.rstrip())
         return start, end
-
-    def reach(self, start: int, tokens: int) -> int | None:
-        return self._reach(start, tokens) if self._reach is not None else None
 
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
         return word_bounds(self.source, start, end)

@@ -30,6 +30,9 @@ from outline_splitter.tokens.sorted_offsets import SortedOffsets
 from outline_splitter.tokens.sync import SyncRule
 
 _SHORT_EDGE = 24
+# How many short edges' counts a cache shared by a tokenizer's documents holds before it
+# starts again (some 100 bytes an edge)
+_SHARED_EDGES = 1 << 14
 
 # A span's edge: (its sync point, the whole-document token there or None, the tokens of
 # the text between the span's start or end and that sync point)
@@ -41,7 +44,9 @@ class TokenIndex:
 
     `starts` and `ends` are the whole document's tokens' offsets (non-decreasing, in the
     units of `offsets`); `count_text` is the tokenizer's count of a string; `rule`
-    names the positions at which a span's tokens agree with the document's."""
+    names the positions at which a span's tokens agree with the document's;
+    `short_counts`, `count_text`'s counts of short strings, kept by the tokenizer for
+    all its documents (a new document's edges are mostly ones seen before: ".", " the")."""
 
     def __init__(
         self,
@@ -51,6 +56,7 @@ class TokenIndex:
         offsets: Offsets,
         rule: SyncRule,
         count_text: Callable[[str], int],
+        short_counts: dict[str, int] | None = None,
     ) -> None:
         self.text = text
         self._starts = starts
@@ -68,7 +74,7 @@ class TokenIndex:
         self._is_sync_inside = rule.is_sync
         self._sync_pattern = rule.pattern
         self._count_text = count_text
-        self._short_counts: dict[str, int] = {}
+        self._short_counts: dict[str, int] = {} if short_counts is None else short_counts
         self._left_edges: dict[int, _Edge] = {}
         self._right_edges: dict[int, _Edge] = {}
         self._last_reach = (-1, 0, 0, 0)  # (start, tokens, first token, reach) of the last `reach` call
@@ -114,6 +120,8 @@ class TokenIndex:
             return self._count_text(edge)
         count = self._short_counts.get(edge)
         if count is None:
+            if len(self._short_counts) >= _SHARED_EDGES:
+                self._short_counts.clear()
             count = self._short_counts[edge] = self._count_text(edge)
         return count
 

@@ -152,6 +152,8 @@ class TiktokenTokenizer:
     def __init__(self, encoding: tiktoken.Encoding) -> None:
         self.encoding = encoding
         self.name = encoding.name.removesuffix(OFFLINE_SUFFIX)
+        # the counts of short edges of spans, for the indexes of all documents (`TokenIndex`)
+        self._short_counts: dict[str, int] = {}
 
     @classmethod
     def from_name(cls, name: str) -> TiktokenTokenizer:
@@ -218,7 +220,7 @@ class TiktokenTokenizer:
         boundaries = SortedOffsets.from_lengths(sizes, capacity)
         count = len(boundaries) - 1
         starts, ends = boundaries.window(0, count), boundaries.window(1, count + 1)
-        return TokenIndex(text, starts, ends, offsets_for(text, "utf8"), CL100K, self.count)
+        return TokenIndex(text, starts, ends, offsets_for(text, "utf8"), CL100K, self.count, self._short_counts)
 
     def _tokens(self, text: str) -> np.ndarray[Any, Any]:
         # As a numpy array the tokens never become Python ints, which makes this encode
