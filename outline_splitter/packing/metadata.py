@@ -56,21 +56,13 @@ class _Paths:
             if label.key is not None:
                 self.keys.append(label.key)
 
-    def below(self, node: Node) -> _Paths:
-        """These paths with `node`'s label added, as an ancestor of a chunk (this object
-        itself when the label adds nothing, so a deep chain of unlabelled nodes shares it)."""
+    def add_ancestor(self, node: Node) -> None:
+        """Add `node`'s label, as an ancestor of a chunk (its `context` line too)."""
         label = node.label
-        if label is None:
-            return self
-        titled = bool(node.traits._value_ & TraitBit.SECTION) and label.title is not None
-        named = label.id is not None or (label.part is not None and bool(self.ids))
-        if not (titled or named or label.symbol is not None or label.context is not None or label.key is not None):
-            return self
-        paths = self.copy()
-        paths.extend((node,), 1)
-        if label.context is not None:
-            paths.contexts = [*self.contexts, (node.start, label.context)]
-        return paths
+        if label is not None:
+            self.extend((node,), 1)
+            if label.context is not None:
+                self.contexts.append((node.start, label.context))
 
 
 def chunk_id(document_id: str, section_path: tuple[str, ...], text: str, ordinal: int, prefix: str = "") -> str:
@@ -149,16 +141,22 @@ class ChunkMetadata:
         self._seen: dict[tuple[tuple[str, ...], str], int] = {}  # (section path, text) -> chunks so far
 
     def _ancestor_paths(self, ancestors: Ancestry | None) -> _Paths:
-        """What the chain says, read on from its innermost link already read."""
+        """What the chain says, read on from its innermost link already read. Only the
+        links chunks start below are kept, not every link between: a chain 20,000 keys
+        deep (nested JSON) kept a copy of its paths at each link, 10 GB."""
         known = self._by_link
         unread: list[Ancestry] = []
         link = ancestors
         while link is not None and link not in known:
             unread.append(link)
             link = link.parent
-        paths = known[link] if link is not None else _Paths()
+        if not unread:
+            return known[link] if link is not None else _Paths()
+        paths = known[link].copy() if link is not None else _Paths()
+        paths.contexts = paths.contexts[:]
         for link in reversed(unread):
-            paths = known[link] = paths.below(link.node)
+            paths.add_ancestor(link.node)
+        known[unread[0]] = paths
         return paths
 
     def _id(self, paths: _Paths, text: str) -> str:
