@@ -53,14 +53,17 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
     # list of its atoms at any time, never a second beside it
     atoms.reverse()
     atoms.insert(0, BARRIER)
+    blank = False  # whether `carried` is markup alone
     while atoms:
         atom = atoms.pop()
         if isinstance(atom, Atom):
             own.append(atom)
             continue
-        if atom is BARRIER and leading_tail(own, view) == 0:
-            # all of it leads (a chain of headers): nothing to plan, all of it carries on;
-            # extended in place, since a long chain would be copied per BARRIER
+        if atom is BARRIER and (leading_tail(own, view) == 0 or (blank and _blank_on(carried, own, view))):
+            # all of it leads (a chain of headers), or it is markup alone: nothing to plan,
+            # all of it carries on; extended in place, since a long chain (`[[[[...`) would
+            # be copied and read again at each BARRIER
+            blank = _blank_on(carried, own, view) if blank or not carried else False
             out += own
             out.append(atom)
             carried += own
@@ -73,6 +76,7 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
         skip = len(carried)
         planned, behind = _plan_run(run[:tail] if tail < len(run) else run, view, chunk_size, skip)
         carried = run[tail:]
+        blank = bool(carried) and shows_nothing(carried, view)
         _put_in(out, members, run, (planned, behind), skip)
         if out:
             out += members
@@ -81,6 +85,15 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
         out.append(atom)
     out.pop()  # (the BARRIER that ended the last run, not a copy of all but it)
     return out
+
+
+def _blank_on(carried: list[Atom], own: list[Atom], view: ChunkView) -> bool:
+    """Whether `carried` then `own` is markup alone, where `carried` is (or is empty):
+    markup is whole tags and punctuation, so the span from `carried`'s last atom on
+    says it for all of it."""
+    if not own:
+        return bool(carried)
+    return view.blank_side((carried or own)[-1 if carried else 0].start, own[-1].end) != 0
 
 
 # A run's plan: the positions before which a chunk ends, and where markup carried on

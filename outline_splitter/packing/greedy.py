@@ -83,6 +83,7 @@ class _GreedyPacker:
         # size): the furthest end that fits from a start is found once, by galloping
         self.estimates = view.reach(0, 0) is not None
         self.known = (-1, -1, -1)  # (start, an end that fits, an end that does not)
+        self.carried_whole: tuple[list[Atom] | None, int] = (None, 0)  # a chunk carried on whole, its length then
 
     def fits(self, start: int, end: int) -> bool:
         if self.estimates:
@@ -195,11 +196,14 @@ class _GreedyPacker:
     def close_keeping_leading(self, chunk: list[Atom]) -> list[Atom]:
         """Close `chunk` but for the atoms that lead at its end (and all of it if the rest
         is markup alone, which goes with what follows); return those."""
-        cut = carried_on(chunk, self.view)
-        if cut > 0:
+        whole, length = self.carried_whole
+        cut = carried_on(chunk, self.view, length if chunk is whole else 0)
+        if cut == 0:  # all of it carries on: the same list, which the next atoms extend
+            self.carried_whole = (chunk, len(chunk))
+        else:
             self.close(chunk[:cut])
         self.carried = chunk[cut] if cut < len(chunk) else None
-        return chunk[cut:]
+        return chunk[cut:] if cut else chunk
 
     def shed_markup(self, chunk: list[Atom], end: int) -> list[Atom]:
         """`chunk`, the atoms carried on, without the markup alone at its start where that

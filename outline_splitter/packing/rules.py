@@ -52,11 +52,16 @@ def leading_tail(atoms: list[Atom], view: ChunkView) -> int:
     return i
 
 
-def carried_on(atoms: list[Atom], view: ChunkView) -> int:
+def carried_on(atoms: list[Atom], view: ChunkView, carried_head: int = 0) -> int:
     """Where the atoms that a chunk closed before a broken node carries on into the next
-    chunk begin: those that lead at its end, or all of it if the rest is markup alone."""
-    cut = leading_tail(atoms, view)
-    return 0 if cut > 0 and shows_nothing(atoms, view, cut) else cut
+    chunk begin: those that lead at its end, or all of it if the rest is markup alone.
+    `carried_head`: how many first atoms were carried on whole when this was asked of
+    them before the rest came (a chunk that grows by a chain of openers, `[[[[...`, is
+    then not read again from its start at each of them)."""
+    i = len(atoms)
+    while i > carried_head and side(atoms[i - 1], view) == LEADS:
+        i -= 1
+    return 0 if i == carried_head or shows_nothing(atoms, view, i) else i
 
 
 def shows_nothing(atoms: list[Atom], view: ChunkView, upto: int = 0) -> bool:
