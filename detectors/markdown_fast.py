@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
+from operator import indexOf
 from typing import Any
 
 import pyromark
@@ -117,23 +118,6 @@ def _read_alike(text: str) -> bool:
     return "\t" not in text or _TAB_MARKER.search(text) is None
 
 
-def _byte_line_starts(data: bytes) -> list[int]:
-    """The byte offset of each line's start, plus `len(data)`: `lines.line_starts` in
-    bytes (the same line ends: `\\r\\n`, `\\r`, `\\n`)."""
-    if b"\r" in data:
-        starts = [0]
-        starts.extend(match.end() for match in _BYTE_LINE_END.finditer(data))
-    else:
-        starts = list(accumulate(map(len, data.split(b"\n")), lambda total, n: total + n + 1, initial=0))
-        starts.pop()
-    if starts[-1] != len(data):
-        starts.append(len(data))
-    return starts
-
-
-_BYTE_LINE_END = re.compile(LINE_END.pattern.encode())
-
-
 def _front_matter_end(text: str, starts: list[int]) -> int | None:
     """The line after the front matter that mdit-py-plugins' front_matter rule finds at
     the document's start (a line that starts with three `-` or more, closed by a line of
@@ -185,12 +169,21 @@ class _Outline:
             self.data = self.parsed.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
             raise Fallback from None
-        self.starts = _byte_line_starts(self.data)  # byte offsets of the parsed text's lines, and its end
-        # the document's line starts in characters (an ASCII text's are its bytes')
+        # The parsed text's lines (`bytes.splitlines` ends them where `lines.line_starts`
+        # does: at `\r\n`, `\r` and `\n`): the byte offset of each line's start, and its end.
+        pieces = self.data.splitlines(keepends=True)
+        self.starts = list(accumulate(map(len, pieces), initial=0))
+        # the document's line starts in characters: an ASCII text's are its bytes'; the
+        # lines of another are decoded to count them (each `bytes.decode` call in C)
         if full is None and len(self.data) == len(text):
             full = self.starts
-        self.offsets = full if full is not None else line_starts(text)
+        elif full is None:
+            full = list(accumulate(map(len, map(bytes.decode, pieces)), initial=0))
+        self.offsets = full
         self.last = len(self.offsets) - 1
+        self.end_line = len(self.starts) - 1  # the parsed text's last line start (its end)
+        # the character offset of each of the parsed text's line starts in the document
+        self.at = self.offsets[self.first_line :] if self.first_line else self.offsets
         # the open blocks: (the innermost open block with a node, None at the top level;
         # pulldown-cmark's name of the block)
         self.stack: list[tuple[Node | None, str]] = [(None, "")]
@@ -213,24 +206,44 @@ class _Outline:
         self.quote_inner: list[int] = []
 
     def read(self) -> Node:
-        """Read the events: block events open and close nodes, inline events only matter
-        as the text of a tight list item."""
+        """Read the events: a container block's (a list, an item, a block quote, a table)
+        open and close its node; a leaf block's start makes its node, and what the block
+        holds (its inline events, a row's cells) is passed over in one call up to its end
+        event (`operator.indexOf` compares each event in C: they never reach Python code);
+        inline events outside leaf blocks only matter as the text of a tight list item."""
+        events = pyromark.events_with_range(self.parsed, options=_OPTIONS, merge_text=True)
         stack = self.stack
         opened: Any
         closed: Any
-        for event, span in pyromark.events_with_range(self.parsed, options=_OPTIONS, merge_text=True):
+        for event, span in events:
             if event.__class__ is dict:
                 opened = event.get("Start")
                 if opened is not None:
-                    name, value = (opened, None) if opened.__class__ is str else next(iter(opened.items()))
-                    if name not in _INLINE and stack[-1][1] != "Heading":
+                    if opened.__class__ is str:
+                        name, value = opened, None
+                    else:
+                        ((name, value),) = opened.items()
+                    end = _LEAF_ENDS.get(name)
+                    if end is not None:
+                        self.leaf(name, value, span)
+                        # (a block's end event has its start event's range)
+                        if end is _HEADING_END:
+                            end = {"End": {"Heading": value["level"]}}
+                        try:
+                            held = indexOf(events, (end, span))
+                        except ValueError:  # (no end event: pulldown-cmark ended it otherwise)
+                            raise Fallback from None
+                        if held and self.depth + 1 >= _MAX_DEPTH and name in _CONTAINERS:
+                            raise Fallback  # (a row's cells, past markdown-it's nesting)
+                        continue
+                    if name not in _INLINE:
                         self.open(name, value, span)
                         continue
                 else:
                     closed = event.get("End")
                     if closed is not None:
                         name = closed if closed.__class__ is str else next(iter(closed))
-                        if name not in _INLINE and (name == "Heading" or stack[-1][1] != "Heading"):
+                        if name not in _INLINE:
                             self.close(name, span)
                             continue
             elif event == "Rule":
@@ -382,44 +395,59 @@ class _Outline:
             stop += 1
         return self.first_line + stop
 
-    def open(self, name: str, value: Any, span: Any) -> None:
+    def lines(self, start: int, end: int) -> tuple[int, int]:
+        """A block starts at the byte `start` of the parsed text, its bytes end at `end`:
+        its first line and the line after its last (`block_starts` is told)."""
         if self.depth >= _MAX_DEPTH:
             raise Fallback
+        starts = self.starts
+        first = bisect_right(starts, start) - 1
+        stop = bisect_right(starts, end - 1, first) if end > start else first + 1
+        if stop > self.end_line:
+            stop = self.end_line
+        if self.tight is not None or self.pending:
+            self.block_starts(first)
+        return first, stop
+
+    def leaf(self, name: str, value: Any, span: Any) -> None:
+        """A block that holds no block (`_LEAF_ENDS`) starts: its node."""
         start, end = span["start"], span["end"]
-        first = self.line_of(start)
-        stop = min(self.line_of(end - 1) + 1 if end > start else first + 1, len(self.starts) - 1)
-        self.block_starts(first)
-        parent = self.stack[-1][0]
-        node = self.node(name, value, start, end, first, stop, parent is None)
-        if node is None:  # a table cell
-            node = parent
-        elif node.label is None or node.label.id is None:  # (a section's heading is placed)
+        first, stop = self.lines(start, end)
+        node = self.node(name, value, start, end, first, stop, self.stack[-1][0] is None)
+        if node is not None:
             self.add(node)
-        if name in _CONTAINERS:
-            self.depth += 1
-        if name not in _ENDED_LATER:
+        if self.quote_inner:
             self.inside(self.first_line + stop)
-        elif name == "BlockQuote":
+
+    def open(self, name: str, value: Any, span: Any) -> None:
+        """A block that holds others starts: its node, open until its end event."""
+        start, end = span["start"], span["end"]
+        first, stop = self.lines(start, end)
+        node = self.node(name, value, start, end, first, stop, False)
+        assert node is not None
+        self.add(node)
+        self.depth += 1
+        if name == "BlockQuote":
             self.quotes += 1
             self.quote_stops.append(self.first_line + stop)
             self.quote_inner.append(-1)
+        elif name not in _ENDED_LATER:
+            self.inside(self.first_line + stop)
         self.stack.append((node, name))
 
     def node(self, name: str, value: Any, start: int, end: int, first: int, stop: int, top: bool) -> Node | None:
         """The node of the block `name` that opens at the byte `start` (its bytes end at
-        `end`, its lines run from `first` to `stop` of the parsed text), None for a table
-        cell: at the `top` level, a heading's node is placed already, in the section it
-        opens (`Sections.heading`: its label has an id)."""
+        `end`, its lines run from `first` to `stop` of the parsed text); None for a
+        heading at the `top` level, whose node is placed already, in the section it
+        opens (`Sections.heading`)."""
         data, starts = self.data, self.starts
-        begin, until = self.offset(self.first_line + first), self.offset(self.first_line + stop)
+        begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
             if stop - first > 1 and data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":
             return ListItem(kinds.LIST_ITEM, begin, until, NO_CHILDREN)
-        if name == "TableCell":
-            return None
         if name == "TableHead" or name == "TableRow":
             return Node(kinds.TABLE_ROW, begin, until, NO_CHILDREN)
         if name == "List":
@@ -438,7 +466,8 @@ class _Outline:
             content = _heading_content(data[start:end].decode("utf-8"), self.quotes)
             label = Label(title=plain_title(content), level=int(value["level"][1]))
             if top:
-                return self.sections.heading(label, begin, until)
+                self.sections.heading(label, begin, until)
+                return None
             return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
         if name == "CodeBlock":
             if value == "Indented":
@@ -452,7 +481,8 @@ class _Outline:
         if name == "HtmlBlock":
             html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
             if html is not None:
-                return self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+                self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+                return None
             return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
         if name == "Table":
             return Node(kinds.TABLE, begin, until, NO_CHILDREN)
@@ -461,6 +491,17 @@ class _Outline:
 
 # Blocks whose end line is known only after them (see `settle` and `quote_end`).
 _ENDED_LATER = frozenset({"Item", "List", "BlockQuote"})
+# Blocks that hold no block (a row holds cells, whose nodes are the row's), each with its
+# end event (a heading's names its level: made from its start's).
+_HEADING_END: dict[str, Any] = {"End": {"Heading": None}}
+_LEAF_ENDS: dict[str, dict[str, Any]] = {
+    "Paragraph": {"End": "Paragraph"},
+    "Heading": _HEADING_END,
+    "CodeBlock": {"End": "CodeBlock"},
+    "HtmlBlock": {"End": "HtmlBlock"},
+    "TableHead": {"End": "TableHead"},
+    "TableRow": {"End": "TableRow"},
+}
 # pulldown-cmark's blocks that hold others (markdown-it's levels)
 _CONTAINERS = frozenset({"Item", "List", "BlockQuote", "Table", "TableHead", "TableRow"})
 # Inline start/end events: no block, nothing to open or close.
