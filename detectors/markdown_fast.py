@@ -65,6 +65,51 @@ _FRONT_MATTER_START = re.compile(r"-{3,}")
 # (`markdown._setext_headings`) makes it a heading's underline even where it is a lazy
 # continuation line (`> foo\nbar\n===`), which CommonMark and pulldown-cmark keep as text.
 _EQUALS_LINE = re.compile(rb"[\r\n][ \t>]*=+[ \t]*(?:\r\n?|\n|$)")
+# A line with a pipe, then a line of a table's delimiter row's characters (after the
+# marks of the block quotes around it), inside a paragraph: where markdown-it reads a
+# table there (`_table_header`), its table interrupts the paragraph; pulldown-cmark's
+# does not.
+_TABLE_LINES = re.compile(rb"\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|$)")
+_DELIMITER_CELL = re.compile(r":?-+:?")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _read_otherwise(data: bytes, start: int, end: int) -> bool:
+    """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more)
+    hold what markdown-it reads otherwise: a lazy `=` underline, or a table."""
+    if data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end) is not None:
+        return True
+    if data.find(b"|", start, end) < 0:
+        return False
+    for match in _TABLE_LINES.finditer(data, start, end):
+        split = data.index(b"\n", match.start())
+        header = data[max(data.rfind(b"\n", start, match.start()) + 1, start) : split]
+        if _table_header(header.decode("utf-8"), data[split + 1 : match.end()].decode("utf-8")):
+            return True
+    return False
+
+
+def _table_header(header: str, delimiter: str) -> bool:
+    """Whether markdown-it's table rule may read the line `header`, then `delimiter`, as
+    a table's first two lines (its test, ported: a delimiter row of cells `:?-+:?`, and
+    as many cells in the header line, split at unescaped pipes). The marks of block
+    quotes are taken off the lines; a header line is tried with and without them."""
+    cells = delimiter.lstrip(" \t>").rstrip("\r\n").split("|")
+    columns = 0
+    for number, cell in enumerate(cells):
+        cell = cell.strip()
+        if cell:
+            if _DELIMITER_CELL.fullmatch(cell) is None:
+                return False
+            columns += 1
+        elif 0 < number < len(cells) - 1:
+            return False
+    for line in (header.strip(), header.lstrip(" \t>").strip()):
+        found = _UNESCAPED_PIPE.split(line)
+        found = found[found[0] == "" : len(found) - (len(found) > 1 and found[-1] == "")]
+        if "|" in line and len(found) == columns:
+            return True
+    return False
 
 
 # Characters the two parsers read differently: pulldown-cmark takes a line of form feeds
@@ -81,6 +126,17 @@ _DEFINITION_GOES_ON = re.compile(r"\n([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \
 # A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
 # reads a table, pulldown-cmark a paragraph.
 _PIPELESS_DELIMITER = re.compile(r"\n[ \t>]*(?::-+:?|-+:)[ \t]*(?:\r?\n|\r?$)")
+# Four columns of white space or more before a table row (after its line's container
+# marks, if any): markdown-it ends the table there (that line is indented code), where
+# pulldown-cmark goes on with the table. (A tab counts as four: more is handed over than
+# needs to be, never less.)
+_INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
+# A line that opens a list item or an ATX heading and holds a pipe, then a line of a
+# table's delimiter row's characters: markdown-it's table rule, tried before those
+# blocks' rules, reads a table there, pulldown-cmark the item or heading.
+_MARKED_HEADER = re.compile(
+    r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
+)
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 
@@ -113,7 +169,9 @@ def _read_alike(text: str) -> bool:
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
     if _EMPTY_ITEM.search(lines) is not None or ("]:" in text and _DEFINITION_GOES_ON.search(lines) is not None):
         return False
-    if "|" in text and ":" in text and _PIPELESS_DELIMITER.search(lines) is not None:
+    if "|" in text and (
+        (":" in text and _PIPELESS_DELIMITER.search(lines) is not None) or _MARKED_HEADER.search(lines) is not None
+    ):
         return False
     return "\t" not in text or _TAB_MARKER.search(text) is None
 
@@ -342,11 +400,7 @@ class _Outline:
         node.end = self.offset(stop)
         node.traits = paragraph_traits(self.text, node.start, node.end)
         self.inside(stop)
-        if (
-            stop - self.tight_line > 1
-            and self.data.find(b"=", start, end) >= 0
-            and _EQUALS_LINE.search(self.data, start, end)
-        ):
+        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end):
             raise Fallback
 
     def close(self, name: str, span: Any) -> None:
@@ -443,12 +497,14 @@ class _Outline:
         data, starts = self.data, self.starts
         begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
-            if stop - first > 1 and data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end):
+            if stop - first > 1 and _read_otherwise(data, start, end):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":
             return ListItem(kinds.LIST_ITEM, begin, until, NO_CHILDREN)
         if name == "TableHead" or name == "TableRow":
+            if name == "TableRow" and _INDENTED.search(data, starts[first], start):
+                raise Fallback  # a row indented as code: markdown-it's table ends before it
             return Node(kinds.TABLE_ROW, begin, until, NO_CHILDREN)
         if name == "List":
             return Node(kinds.LIST, begin, until, NO_CHILDREN, list_meta(value))

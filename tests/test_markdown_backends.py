@@ -89,6 +89,13 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("- a\n\n ", "a last line of white space with no line end"),
         (":|\n:-", "a one-column delimiter row with a colon and no pipe"),
         ("x\n> a|\n> -:\n", "the same in a block quote, after a paragraph"),
+        ("0|0\n-|-\n    0", "a table row indented as code: markdown-it's table ends before it"),
+        ("0|0\n-|-\n\t0\n", "the same, indented by a tab"),
+        ("- a|b\n  -|-\n", "a list item's line with a pipe, then a delimiter row: a table to markdown-it"),
+        ("# a|b\n-|-\n", "the same after a heading's `#`"),
+        ("a\nb|c\n-|-\n", "a table that interrupts a paragraph (markdown-it's does)"),
+        ("> a\n> b|c\n> -|-\n", "the same in a block quote"),
+        ("- a\n  b|c\n  -|-\n", "the same in a tight list item's text"),
         ("# h\n\n" + "word " * 250_000, "longer than MAX_CHARS"),
     ],
 )
