@@ -123,6 +123,13 @@ _EMPTY_ITEM = re.compile(r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)])[ \t]*(?:\r?\n|\r?$)")
 # A link reference definition with its destination, then a line indented further that
 # starts no title: the two read that line differently.
 _DEFINITION_GOES_ON = re.compile(r"\n([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \t]+[^\s\"'(]")
+# A link reference definition (its destination and title may take two more lines), then
+# an ordered list that starts at another number than 1: markdown-it ends the definition
+# there with a list, pulldown-cmark goes on with a paragraph (such a list interrupts no
+# paragraph in CommonMark, and the definition is read from a paragraph's start).
+_DEFINITION_THEN_ORDERED = re.compile(
+    r"\n[ \t>]*\[[^\]\n]*\]:[^\n]*\n(?:[ \t>]*\S[^\n]*\n){0,2}?[ \t>]*(?!0*1[.)])\d{1,9}[.)](?:[ \t]|\r?\n|\r?$)"
+)
 # A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
 # reads a table, pulldown-cmark a paragraph.
 _PIPELESS_DELIMITER = re.compile(r"\n[ \t>]*(?::-+:?|-+:)[ \t]*(?:\r?\n|\r?$)")
@@ -167,7 +174,11 @@ def _read_alike(text: str) -> bool:
     if "\x0b" in text or "\x0c" in text or ("\r" in text and _LONE_CR.search(text) is not None):
         return False
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
-    if _EMPTY_ITEM.search(lines) is not None or ("]:" in text and _DEFINITION_GOES_ON.search(lines) is not None):
+    if _EMPTY_ITEM.search(lines) is not None:
+        return False
+    if "]:" in text and (
+        _DEFINITION_GOES_ON.search(lines) is not None or _DEFINITION_THEN_ORDERED.search(lines) is not None
+    ):
         return False
     if "|" in text and (
         (":" in text and _PIPELESS_DELIMITER.search(lines) is not None) or _MARKED_HEADER.search(lines) is not None

@@ -85,6 +85,8 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("```py\rx\r```\r", "a lone carriage return"),
         ("[0]: /u\n-\n", "an empty list item"),
         ("[0]:0\n\t0\n", "a link reference definition, then a line indented further"),
+        ("[x]: /u\n3) c\n", "a link reference definition, then an ordered list that does not start at 1"),
+        ("> [x]:\n> /u\n> 2. c\n", "the same in a block quote, the destination on a line of its own"),
         ("- 0\n\t- 0\n", "a tab before a list marker"),
         ("- a\n\n ", "a last line of white space with no line end"),
         (":|\n:-", "a one-column delimiter row with a colon and no pipe"),
