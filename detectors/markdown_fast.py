@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
+from operator import indexOf
 from typing import Any
 
 import pyromark
@@ -64,6 +65,51 @@ _FRONT_MATTER_START = re.compile(r"-{3,}")
 # (`markdown._setext_headings`) makes it a heading's underline even where it is a lazy
 # continuation line (`> foo\nbar\n===`), which CommonMark and pulldown-cmark keep as text.
 _EQUALS_LINE = re.compile(rb"[\r\n][ \t>]*=+[ \t]*(?:\r\n?|\n|$)")
+# A line with a pipe, then a line of a table's delimiter row's characters (after the
+# marks of the block quotes around it), inside a paragraph: where markdown-it reads a
+# table there (`_table_header`), its table interrupts the paragraph; pulldown-cmark's
+# does not.
+_TABLE_LINES = re.compile(rb"\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|$)")
+_DELIMITER_CELL = re.compile(r":?-+:?")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _read_otherwise(data: bytes, start: int, end: int) -> bool:
+    """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more)
+    hold what markdown-it reads otherwise: a lazy `=` underline, or a table."""
+    if data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end) is not None:
+        return True
+    if data.find(b"|", start, end) < 0:
+        return False
+    for match in _TABLE_LINES.finditer(data, start, end):
+        split = data.index(b"\n", match.start())
+        header = data[max(data.rfind(b"\n", start, match.start()) + 1, start) : split]
+        if _table_header(header.decode("utf-8"), data[split + 1 : match.end()].decode("utf-8")):
+            return True
+    return False
+
+
+def _table_header(header: str, delimiter: str) -> bool:
+    """Whether markdown-it's table rule may read the line `header`, then `delimiter`, as
+    a table's first two lines (its test, ported: a delimiter row of cells `:?-+:?`, and
+    as many cells in the header line, split at unescaped pipes). The marks of block
+    quotes are taken off the lines; a header line is tried with and without them."""
+    cells = delimiter.lstrip(" \t>").rstrip("\r\n").split("|")
+    columns = 0
+    for number, cell in enumerate(cells):
+        cell = cell.strip()
+        if cell:
+            if _DELIMITER_CELL.fullmatch(cell) is None:
+                return False
+            columns += 1
+        elif 0 < number < len(cells) - 1:
+            return False
+    for line in (header.strip(), header.lstrip(" \t>").strip()):
+        found = _UNESCAPED_PIPE.split(line)
+        found = found[found[0] == "" : len(found) - (len(found) > 1 and found[-1] == "")]
+        if "|" in line and len(found) == columns:
+            return True
+    return False
 
 
 # Characters the two parsers read differently: pulldown-cmark takes a line of form feeds
@@ -77,9 +123,27 @@ _EMPTY_ITEM = re.compile(r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)])[ \t]*(?:\r?\n|\r?$)")
 # A link reference definition with its destination, then a line indented further that
 # starts no title: the two read that line differently.
 _DEFINITION_GOES_ON = re.compile(r"\n([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \t]+[^\s\"'(]")
+# A link reference definition (its destination and title may take two more lines), then
+# an ordered list that starts at another number than 1: markdown-it ends the definition
+# there with a list, pulldown-cmark goes on with a paragraph (such a list interrupts no
+# paragraph in CommonMark, and the definition is read from a paragraph's start).
+_DEFINITION_THEN_ORDERED = re.compile(
+    r"\n[ \t>]*\[[^\]\n]*\]:[^\n]*\n(?:[ \t>]*\S[^\n]*\n){0,2}?[ \t>]*(?!0*1[.)])\d{1,9}[.)](?:[ \t]|\r?\n|\r?$)"
+)
 # A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
 # reads a table, pulldown-cmark a paragraph.
 _PIPELESS_DELIMITER = re.compile(r"\n[ \t>]*(?::-+:?|-+:)[ \t]*(?:\r?\n|\r?$)")
+# Four columns of white space or more before a table row (after its line's container
+# marks, if any): markdown-it ends the table there (that line is indented code), where
+# pulldown-cmark goes on with the table. (A tab counts as four: more is handed over than
+# needs to be, never less.)
+_INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
+# A line that opens a list item or an ATX heading and holds a pipe, then a line of a
+# table's delimiter row's characters: markdown-it's table rule, tried before those
+# blocks' rules, reads a table there, pulldown-cmark the item or heading.
+_MARKED_HEADER = re.compile(
+    r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
+)
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 
@@ -110,28 +174,17 @@ def _read_alike(text: str) -> bool:
     if "\x0b" in text or "\x0c" in text or ("\r" in text and _LONE_CR.search(text) is not None):
         return False
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
-    if _EMPTY_ITEM.search(lines) is not None or ("]:" in text and _DEFINITION_GOES_ON.search(lines) is not None):
+    if _EMPTY_ITEM.search(lines) is not None:
         return False
-    if "|" in text and ":" in text and _PIPELESS_DELIMITER.search(lines) is not None:
+    if "]:" in text and (
+        _DEFINITION_GOES_ON.search(lines) is not None or _DEFINITION_THEN_ORDERED.search(lines) is not None
+    ):
+        return False
+    if "|" in text and (
+        (":" in text and _PIPELESS_DELIMITER.search(lines) is not None) or _MARKED_HEADER.search(lines) is not None
+    ):
         return False
     return "\t" not in text or _TAB_MARKER.search(text) is None
-
-
-def _byte_line_starts(data: bytes) -> list[int]:
-    """The byte offset of each line's start, plus `len(data)`: `lines.line_starts` in
-    bytes (the same line ends: `\\r\\n`, `\\r`, `\\n`)."""
-    if b"\r" in data:
-        starts = [0]
-        starts.extend(match.end() for match in _BYTE_LINE_END.finditer(data))
-    else:
-        starts = list(accumulate(map(len, data.split(b"\n")), lambda total, n: total + n + 1, initial=0))
-        starts.pop()
-    if starts[-1] != len(data):
-        starts.append(len(data))
-    return starts
-
-
-_BYTE_LINE_END = re.compile(LINE_END.pattern.encode())
 
 
 def _front_matter_end(text: str, starts: list[int]) -> int | None:
@@ -185,12 +238,21 @@ class _Outline:
             self.data = self.parsed.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
             raise Fallback from None
-        self.starts = _byte_line_starts(self.data)  # byte offsets of the parsed text's lines, and its end
-        # the document's line starts in characters (an ASCII text's are its bytes')
+        # The parsed text's lines (`bytes.splitlines` ends them where `lines.line_starts`
+        # does: at `\r\n`, `\r` and `\n`): the byte offset of each line's start, and its end.
+        pieces = self.data.splitlines(keepends=True)
+        self.starts = list(accumulate(map(len, pieces), initial=0))
+        # the document's line starts in characters: an ASCII text's are its bytes'; the
+        # lines of another are decoded to count them (each `bytes.decode` call in C)
         if full is None and len(self.data) == len(text):
             full = self.starts
-        self.offsets = full if full is not None else line_starts(text)
+        elif full is None:
+            full = list(accumulate(map(len, map(bytes.decode, pieces)), initial=0))
+        self.offsets = full
         self.last = len(self.offsets) - 1
+        self.end_line = len(self.starts) - 1  # the parsed text's last line start (its end)
+        # the character offset of each of the parsed text's line starts in the document
+        self.at = self.offsets[self.first_line :] if self.first_line else self.offsets
         # the open blocks: (the innermost open block with a node, None at the top level;
         # pulldown-cmark's name of the block)
         self.stack: list[tuple[Node | None, str]] = [(None, "")]
@@ -213,24 +275,44 @@ class _Outline:
         self.quote_inner: list[int] = []
 
     def read(self) -> Node:
-        """Read the events: block events open and close nodes, inline events only matter
-        as the text of a tight list item."""
+        """Read the events: a container block's (a list, an item, a block quote, a table)
+        open and close its node; a leaf block's start makes its node, and what the block
+        holds (its inline events, a row's cells) is passed over in one call up to its end
+        event (`operator.indexOf` compares each event in C: they never reach Python code);
+        inline events outside leaf blocks only matter as the text of a tight list item."""
+        events = pyromark.events_with_range(self.parsed, options=_OPTIONS, merge_text=True)
         stack = self.stack
         opened: Any
         closed: Any
-        for event, span in pyromark.events_with_range(self.parsed, options=_OPTIONS, merge_text=True):
+        for event, span in events:
             if event.__class__ is dict:
                 opened = event.get("Start")
                 if opened is not None:
-                    name, value = (opened, None) if opened.__class__ is str else next(iter(opened.items()))
-                    if name not in _INLINE and stack[-1][1] != "Heading":
+                    if opened.__class__ is str:
+                        name, value = opened, None
+                    else:
+                        ((name, value),) = opened.items()
+                    end = _LEAF_ENDS.get(name)
+                    if end is not None:
+                        self.leaf(name, value, span)
+                        # (a block's end event has its start event's range)
+                        if end is _HEADING_END:
+                            end = {"End": {"Heading": value["level"]}}
+                        try:
+                            held = indexOf(events, (end, span))
+                        except ValueError:  # (no end event: pulldown-cmark ended it otherwise)
+                            raise Fallback from None
+                        if held and self.depth + 1 >= _MAX_DEPTH and name in _CONTAINERS:
+                            raise Fallback  # (a row's cells, past markdown-it's nesting)
+                        continue
+                    if name not in _INLINE:
                         self.open(name, value, span)
                         continue
                 else:
                     closed = event.get("End")
                     if closed is not None:
                         name = closed if closed.__class__ is str else next(iter(closed))
-                        if name not in _INLINE and (name == "Heading" or stack[-1][1] != "Heading"):
+                        if name not in _INLINE:
                             self.close(name, span)
                             continue
             elif event == "Rule":
@@ -329,11 +411,7 @@ class _Outline:
         node.end = self.offset(stop)
         node.traits = paragraph_traits(self.text, node.start, node.end)
         self.inside(stop)
-        if (
-            stop - self.tight_line > 1
-            and self.data.find(b"=", start, end) >= 0
-            and _EQUALS_LINE.search(self.data, start, end)
-        ):
+        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end):
             raise Fallback
 
     def close(self, name: str, span: Any) -> None:
@@ -382,45 +460,62 @@ class _Outline:
             stop += 1
         return self.first_line + stop
 
-    def open(self, name: str, value: Any, span: Any) -> None:
+    def lines(self, start: int, end: int) -> tuple[int, int]:
+        """A block starts at the byte `start` of the parsed text, its bytes end at `end`:
+        its first line and the line after its last (`block_starts` is told)."""
         if self.depth >= _MAX_DEPTH:
             raise Fallback
+        starts = self.starts
+        first = bisect_right(starts, start) - 1
+        stop = bisect_right(starts, end - 1, first) if end > start else first + 1
+        if stop > self.end_line:
+            stop = self.end_line
+        if self.tight is not None or self.pending:
+            self.block_starts(first)
+        return first, stop
+
+    def leaf(self, name: str, value: Any, span: Any) -> None:
+        """A block that holds no block (`_LEAF_ENDS`) starts: its node."""
         start, end = span["start"], span["end"]
-        first = self.line_of(start)
-        stop = min(self.line_of(end - 1) + 1 if end > start else first + 1, len(self.starts) - 1)
-        self.block_starts(first)
-        parent = self.stack[-1][0]
-        node = self.node(name, value, start, end, first, stop, parent is None)
-        if node is None:  # a table cell
-            node = parent
-        elif node.label is None or node.label.id is None:  # (a section's heading is placed)
+        first, stop = self.lines(start, end)
+        node = self.node(name, value, start, end, first, stop, self.stack[-1][0] is None)
+        if node is not None:
             self.add(node)
-        if name in _CONTAINERS:
-            self.depth += 1
-        if name not in _ENDED_LATER:
+        if self.quote_inner:
             self.inside(self.first_line + stop)
-        elif name == "BlockQuote":
+
+    def open(self, name: str, value: Any, span: Any) -> None:
+        """A block that holds others starts: its node, open until its end event."""
+        start, end = span["start"], span["end"]
+        first, stop = self.lines(start, end)
+        node = self.node(name, value, start, end, first, stop, False)
+        assert node is not None
+        self.add(node)
+        self.depth += 1
+        if name == "BlockQuote":
             self.quotes += 1
             self.quote_stops.append(self.first_line + stop)
             self.quote_inner.append(-1)
+        elif name not in _ENDED_LATER:
+            self.inside(self.first_line + stop)
         self.stack.append((node, name))
 
     def node(self, name: str, value: Any, start: int, end: int, first: int, stop: int, top: bool) -> Node | None:
         """The node of the block `name` that opens at the byte `start` (its bytes end at
-        `end`, its lines run from `first` to `stop` of the parsed text), None for a table
-        cell: at the `top` level, a heading's node is placed already, in the section it
-        opens (`Sections.heading`: its label has an id)."""
+        `end`, its lines run from `first` to `stop` of the parsed text); None for a
+        heading at the `top` level, whose node is placed already, in the section it
+        opens (`Sections.heading`)."""
         data, starts = self.data, self.starts
-        begin, until = self.offset(self.first_line + first), self.offset(self.first_line + stop)
+        begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
-            if stop - first > 1 and data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end):
+            if stop - first > 1 and _read_otherwise(data, start, end):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":
             return ListItem(kinds.LIST_ITEM, begin, until, NO_CHILDREN)
-        if name == "TableCell":
-            return None
         if name == "TableHead" or name == "TableRow":
+            if name == "TableRow" and _INDENTED.search(data, starts[first], start):
+                raise Fallback  # a row indented as code: markdown-it's table ends before it
             return Node(kinds.TABLE_ROW, begin, until, NO_CHILDREN)
         if name == "List":
             return Node(kinds.LIST, begin, until, NO_CHILDREN, list_meta(value))
@@ -438,7 +533,8 @@ class _Outline:
             content = _heading_content(data[start:end].decode("utf-8"), self.quotes)
             label = Label(title=plain_title(content), level=int(value["level"][1]))
             if top:
-                return self.sections.heading(label, begin, until)
+                self.sections.heading(label, begin, until)
+                return None
             return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
         if name == "CodeBlock":
             if value == "Indented":
@@ -452,7 +548,8 @@ class _Outline:
         if name == "HtmlBlock":
             html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
             if html is not None:
-                return self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+                self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+                return None
             return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
         if name == "Table":
             return Node(kinds.TABLE, begin, until, NO_CHILDREN)
@@ -461,6 +558,17 @@ class _Outline:
 
 # Blocks whose end line is known only after them (see `settle` and `quote_end`).
 _ENDED_LATER = frozenset({"Item", "List", "BlockQuote"})
+# Blocks that hold no block (a row holds cells, whose nodes are the row's), each with its
+# end event (a heading's names its level: made from its start's).
+_HEADING_END: dict[str, Any] = {"End": {"Heading": None}}
+_LEAF_ENDS: dict[str, dict[str, Any]] = {
+    "Paragraph": {"End": "Paragraph"},
+    "Heading": _HEADING_END,
+    "CodeBlock": {"End": "CodeBlock"},
+    "HtmlBlock": {"End": "HtmlBlock"},
+    "TableHead": {"End": "TableHead"},
+    "TableRow": {"End": "TableRow"},
+}
 # pulldown-cmark's blocks that hold others (markdown-it's levels)
 _CONTAINERS = frozenset({"Item", "List", "BlockQuote", "Table", "TableHead", "TableRow"})
 # Inline start/end events: no block, nothing to open or close.
