@@ -103,6 +103,29 @@ def python_cut_mid_line(size: int) -> str:
     return text[: text.index("(", text.rfind("def ")) + 1]  # "def f_N(": a parenthesis left open
 
 
+def _python_error_at(size: int, share: float) -> str:
+    """`python_one_liners` with the function about `share` of the way through cut short
+    after its opening parenthesis (a syntax error, and what follows it parses)."""
+    broken = int(share * size / len(_one_liner(size // 40)))
+
+    def line(n: int) -> str:
+        return f"def f_{n}(\n" if n == broken else _one_liner(n)
+
+    text = _repeat_to(size, line)
+    return text[: text.rfind("\n") + 1]
+
+
+def python_error_early(size: int) -> str:
+    """A syntax error a twentieth of the way into `python_one_liners`: its window, grown
+    to the end of the file, made the rest one tree some 50 times its text."""
+    return _python_error_at(size, 0.05)
+
+
+def python_error_middle(size: int) -> str:
+    """A syntax error halfway through `python_one_liners`."""
+    return _python_error_at(size, 0.5)
+
+
 def wide_table(size: int) -> str:
     """A Markdown table with 2,000 rows at 16 MB (wide rows, 8 columns)."""
     rows = max(2, 2000 * size // (16 * 2**20))
@@ -133,6 +156,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("Python, one function per line", "python", python_one_liners),
     Kind("2,000-row table", "markdown", wide_table),
     Kind("Python cut mid-line (syntax error)", "python", python_cut_mid_line),
+    Kind("Python, a syntax error early", "python", python_error_early),
+    Kind("Python, a syntax error in the middle", "python", python_error_middle),
 )
 
 

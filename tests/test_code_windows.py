@@ -1,7 +1,8 @@
 """A long source file is parsed a window of top-level statements at a time
 (`detectors.code.WINDOW_BYTES`): its outline, deferred parts and all, is the outline of
-one parse of the whole file; past `WHOLE_ON_ERROR_BYTES`, a file whose last window holds a
-syntax error keeps its windows too, and its outline every invariant."""
+one parse of the whole file; past `WHOLE_ON_ERROR_BYTES`, a file with a syntax error keeps
+its windows too (a window in error grown a bounded share of the file at most), and its
+outline every invariant."""
 
 from __future__ import annotations
 
@@ -125,6 +126,88 @@ def test_a_long_file_cut_mid_line_keeps_its_windows_and_their_outline():
     assert _outline("python", text, code.WINDOW_BYTES)[0] == _outline("python", text, None)[0]
 
 
+def _with_error_at(text: str, share: float) -> str:
+    """`text` (one-line functions) with the function about `share` of the way through cut
+    short after its opening parenthesis: a syntax error that what follows parses past."""
+    line = text.index("def ", int(len(text) * share))
+    cut = text.index("(", line) + 1
+    return text[:cut] + text[text.index("\n", cut) :]
+
+
+def _window_sizes(text: str) -> list[int]:
+    """The size in bytes of each window `text` is parsed in (as Python)."""
+    sizes: list[int] = []
+    parse = code.Parser.parse
+
+    def spied(parser, *args):
+        ranges = parser.included_ranges
+        if ranges != code._WHOLE_RANGE:
+            sizes.append(ranges[0].end_byte - ranges[0].start_byte)
+        return parse(parser, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(code, "_parser", lambda spec: _Spied(code.grammar_parser(spec.name, spec.grammar), spied))
+        load_detector(resolve_doc_type("python"))(text)
+    return sizes
+
+
+class _Spied:
+    """A parser whose `parse` calls are seen (tree-sitter's Parser takes no new attribute)."""
+
+    def __init__(self, parser, parse):
+        object.__setattr__(self, "_parser", parser)
+        object.__setattr__(self, "_parse", parse)
+
+    def __getattr__(self, name):
+        return getattr(self._parser, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._parser, name, value)
+
+    def parse(self, *args):
+        return self._parse(self._parser, *args)
+
+
+@pytest.mark.parametrize("share", [0.05, 0.5])
+def test_a_syntax_error_above_the_last_window_grows_its_window_a_bounded_share(share):
+    # a function cut short early in a 1 MB file, or in its middle: its window grew to the
+    # end of the file (the rest parsed whole, a tree some 40 times its text); now at most
+    # to four windows or a sixteenth of the file, then it is taken as tree-sitter recovered it
+    clean = _one_liners(30_000)
+    text = _with_error_at(clean, share)
+    size = len(text.encode())
+    assert size > code.WHOLE_ON_ERROR_BYTES
+    windows = _window_sizes(text)
+    assert max(windows) <= max(4 * code.WINDOW_BYTES, size // code.ERROR_WINDOW_SHARE) + 100, max(windows)
+    assert max(windows) > code.WINDOW_BYTES + 100  # (it did grow: the error may be the window end's)
+    root, peak = _detected_with_peak(text)
+    assert peak < 25 * len(text), peak / len(text)
+    # every function where it is in the file without the error; the one cut short a statement
+    error = text.index("(\n")
+    shift = len(clean) - len(text)
+    detect = load_detector(resolve_doc_type("python"))
+    starts = [node.start if node.start < error else node.start - shift for node in detect(clean).children]
+    assert [node.start for node in root.children] == starts
+    assert [node.kind for node in root.children if node.start <= error < node.end] == ["statement"]
+    assert [node.kind for node in root.children].count("definition") == 29_999
+    check_outline(root.expand_all(), len(text))
+
+
+@pytest.mark.parametrize("share", [0.05, 0.5])
+def test_a_file_whose_error_is_taken_as_recovered_keeps_the_invariants(share, cl100k):
+    # windows of 1,000 bytes, a file of some 14 KB: its windows grow to a sixteenth of it at most
+    text = _with_error_at(_one_liners(400), share) + "class Open(\n    x = 1\n" + _one_liners(60)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(code, "WINDOW_BYTES", 250)
+        patch.setattr(code, "WHOLE_ON_ERROR_BYTES", 0)
+        windows = _window_sizes(text)
+        root = load_detector(resolve_doc_type("python"))(text)
+        chunks = OutlineTextSplitter(doc_type="python", chunk_size=64).split(text)
+    assert max(windows) < len(text.encode()) // 8  # (parsed whole, or grown to the end, it was longer)
+    check_outline(root.expand_all(), len(text))
+    assert_source_chunks(text, chunks, cl100k, 64)
+
+
 def test_a_file_with_a_syntax_error_in_its_last_window_keeps_the_invariants(cl100k):
     text = _one_liners(400)
     text = text[: text.rindex(" * ")] + " * (\n" + _one_liners(3)  # a parenthesis left open
@@ -149,7 +232,8 @@ def test_generated_source_with_its_last_window_taken_as_recovered_keeps_the_inva
     language, data, window, chunk_size, cl100k
 ):
     # as `test_generated_source_parsed_in_windows_has_the_outline_of_one_parse`, where a
-    # syntax error in the last window is taken as tree-sitter recovered it in that window
+    # syntax error is taken as tree-sitter recovered it in its window (the last one, or one
+    # grown to four windows)
     text = "\n".join(data.draw(programs(language)) for _ in range(data.draw(st.integers(1, 4))))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(code, "WINDOW_BYTES", window)

@@ -12,20 +12,29 @@ A long file is parsed a window of top-level statements at a time (`WINDOW_BYTES`
 more), so that only one window's syntax tree (some 40 times its text) is alive while its
 outline nodes are made: each window ends before its last top-level statement that starts
 a line but one, and the next window starts there. A window whose kept statements hold a
-syntax error grows, up to the end of the file if the error is real. A file whose last
-window holds a syntax error is parsed whole after all where it is at most
-`WHOLE_ON_ERROR_BYTES` long: tree-sitter's recovery from an error may reach back into
-statements a window before took as they were (a quote out of place in Ruby did), so only a
-file that parses without one is sure to have the outline of one parse in windows. A longer
-one keeps its windows, the last as tree-sitter recovered from the error in it: a file cut
-off mid-statement (the commonest error in a long file) was parsed whole, its tree some 50
-times its text. A language whose file does not read as a sequence of top-level
-statements from any of them on (PHP: code only after `<?php`) is always parsed whole.
+syntax error grows (the error may be the window end's: a string or bracket it cut off).
+A file of at most `WHOLE_ON_ERROR_BYTES` lets it grow to the end of the file, and is
+parsed whole after all if the error is still there: tree-sitter's recovery from an error
+may reach back into statements a window before took as they were (a quote out of place in
+Ruby did), so only a file that parses without one is sure to have the outline of one
+parse in windows. In a longer one the window grows to four windows or a sixteenth of the
+file at most (whichever is more), and is then taken as tree-sitter recovered from the
+error in it, as the last window is, where the error is inside it: the root is no error and
+the statements it leaves to the next window hold none (an error the window's end made,
+cutting off a string or a class, lies at that end or makes the whole window one). A file
+with one statement cut short near its start had the rest parsed whole, its tree some 50
+times its text. A window that has no such place to cut grows as far as it must (one class
+as long as the file: the outlines of the 145 Python, JavaScript and C header files of
+512 KB to 6 MB on the machine this was written on that parse without an error are those
+of one parse).
+A language whose file does not read as a sequence of top-level statements from any of
+them on (PHP: code only after `<?php`) is always parsed whole.
 """
 
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 import typing
 from collections.abc import Callable, Iterator
@@ -102,6 +111,10 @@ _WINDOWS = 8
 # A file with a syntax error in its last window is parsed whole where it is this long at most
 # (a tree of some 20 MB); a longer one keeps its windows, the last as tree-sitter recovered it.
 WHOLE_ON_ERROR_BYTES = 1 << 19
+# In a longer file, a window whose kept statements hold a syntax error grows to four windows
+# or this share of the file at most (a tree of some 2.5 times the file), then is taken as
+# tree-sitter recovered from the error in it.
+ERROR_WINDOW_SHARE = 16
 # Languages whose file is not a sequence of top-level statements from any of them on.
 _WHOLE_ONLY = frozenset({"php"})
 
@@ -125,11 +138,15 @@ class _ParseWhole(Exception):
 
 def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
     """The top-level nodes of `data` (the children of its syntax tree's root), parsed a
-    window of about `size` bytes (whole lines) at a time; `_ParseWhole` if a syntax error
-    is met in the last window of a file of `WHOLE_ON_ERROR_BYTES` or less."""
+    window of about `size` bytes (whole lines) at a time, a window in error grown as the
+    module docstring says; `_ParseWhole` if a syntax error is met in the last window of a
+    file of `WHOLE_ON_ERROR_BYTES` or less."""
     start, row = 0, 0  # the window's first byte (a line start) and its row
     grow = size
     grown: Tree | None = None  # the parse of the window before it grew
+    # how far a window in error grows before it is taken as recovered: a short file's, to the end
+    long = len(data) > WHOLE_ON_ERROR_BYTES
+    error_bound = max(4 * size, len(data) // ERROR_WINDOW_SHARE) if long else math.inf
     try:  # (the parser is this thread's: it parses whole again after)
         while True:
             end = data.find(b"\n", start + grow) + 1 or len(data)
@@ -140,13 +157,12 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
             tree = parser.parse(data) if grown is None else parser.parse(data, grown)
             root = tree.root_node
             children = root.children
-            # (a root that is an error itself holds pieces of statements, none of them in error)
-            cut = None if root.is_error else _cut(children, data)
             if end == len(data):
                 if root.has_error and len(data) <= WHOLE_ON_ERROR_BYTES:
                     raise _ParseWhole
                 yield from children
                 return
+            cut = _cut(children, data, root.is_error, 4 * grow > error_bound)
             if cut is None:
                 grow *= 4
                 grown = tree
@@ -163,12 +179,15 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
 _WHOLE_RANGE = [Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)]
 
 
-def _cut(children: list[SyntaxNode], data: bytes) -> int | None:
+def _cut(children: list[SyntaxNode], data: bytes, root_error: bool, as_recovered: bool) -> int | None:
     """Where a window's top-level nodes are cut: the index of the last named node that
     starts a line, is no extra (a comment, a Ruby heredoc body) and has another such node after
     it (the end of the window may have cut that one short, and how the one before it ends
-    may depend on what follows it), if the nodes before it hold no syntax error; None
-    if there is no such place."""
+    may depend on what follows it), if the nodes before it hold no syntax error and the
+    root is none (`root_error`); None if there is no such place. `as_recovered`: a syntax
+    error before that node is taken as tree-sitter recovered from it where the root is no
+    error and the nodes from it on hold none (an error that the window's end made, by
+    cutting off a string or a class, is at that end, or makes the root one)."""
     found = 0
     for cut in range(len(children) - 1, 0, -1):
         child = children[cut]
@@ -176,7 +195,12 @@ def _cut(children: list[SyntaxNode], data: bytes) -> int | None:
         if child.is_named and not child.is_extra and not data[data.rfind(b"\n", 0, start) + 1 : start].strip():
             found += 1
             if found == 2:
-                return None if any(child.has_error for child in children[:cut]) else cut
+                if root_error:
+                    return None
+                if not any(child.has_error for child in children[:cut]):
+                    return cut
+                recovered = as_recovered and not any(child.has_error for child in children[cut:])
+                return cut if recovered else None
     return None
 
 
