@@ -46,7 +46,8 @@ from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, 
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 _BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U+FFFD)
-_FOLD = re.compile(r"[ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00]")
+# (a group: `split` keeps the runs, between the text around them)
+_FOLD = re.compile(r"([ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00])")
 # The white space left after folding, and the kinds that folding keeps but that show
 # nothing: no-break and other Unicode spaces, zero-width characters.
 BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
@@ -89,10 +90,16 @@ def _fold(run: str) -> str:
     return "\n\n" if line_ends >= 2 else "\n" if line_ends else " "
 
 
+# A page's runs are few and short (a long blank segment goes in as five characters,
+# `_short_blank`): mostly answered by the cache, in C, with no Python call.
+_folded = lru_cache(maxsize=4096)(_fold)
+
+
 # Between the tags of a page lie long runs of indentation, which folding makes one
 # character: a run longer than this goes in as five characters that fold the same.
 _SHORT_BLANK = 8
-_BLANK_RUN = re.compile(r"[ \t\n\r\f]+")
+_BLANKS = " \t\n\r\f"
+_BLANK_RUN = re.compile(rf"[{_BLANKS}]+")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
 
 
@@ -168,15 +175,18 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
     None), in `starts`' type (C int or 64 bits: `_OFFSETS`). Inside a range block
     boundaries become line ends and all else stays; its trailing white space folds with
     what follows."""
+    from itertools import accumulate  # (here: the module's imports stay as they are)
+
     folded = _Pieces()
 
     def fold(cursor: int, stop: int) -> None:
-        for match in _FOLD.finditer(raw, cursor, stop):
-            a, b = match.span()
-            folded.add(raw[cursor:a], cursor)
-            folded.add_constant(_fold(match.group()), a)
-            cursor = b
-        folded.add(raw[cursor:stop], cursor)
+        # text and runs in turn, cut by one `split` (each run's piece is its fold, whose
+        # characters share the run's start); no Python call a run
+        parts = _FOLD.split(raw[cursor:stop])
+        folded.constant.extend(range(len(folded.pieces) + 1, len(folded.pieces) + len(parts), 2))
+        folded.bases.extend(accumulate(map(len, parts[:-1]), initial=cursor))
+        parts[1::2] = map(_folded, parts[1::2])
+        folded.pieces.extend(parts)
 
     def keep(a: int, b: int) -> None:
         # as written, but a line end is one `\n` (`\r\n` and a lone `\r` too: the parser's
@@ -238,11 +248,21 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
     preformatted = 0  # depth of open `pre` elements
     verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
     cursor = 0
+    add_piece, add_base = raw.pieces.append, raw.bases.append
     for kind, start, end, name in scan(source) if markup is None else markup:
         if start > cursor and not hidden:
             if preformatted and verbatim[-1] == raw.length() and source[cursor] in "\r\n":
                 cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
-            add(cursor, start)
+            segment = source[cursor:start]
+            if (
+                "&" in segment
+                or _BREAK in segment
+                or (len(segment) > _SHORT_BLANK and segment[0] in _BLANKS and not preformatted)
+            ):
+                add(cursor, start)
+            else:  # (mostly: short text as written, `raw.add` without a call)
+                add_piece(segment)
+                add_base(cursor)
         cursor = end
         if kind == CDATA and not hidden:
             add(start, end, decode=False)  # CDATA in foreign content is text as written
@@ -255,7 +275,8 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
                 if not preformatted:
                     verbatim.append(raw.length())
             if name in _LINE_BREAKS:
-                raw.add(_BREAK, start)
+                add_piece(_BREAK)
+                add_base(start)
             if name in PREFORMATTED and kind == START:
                 preformatted += 1
                 if preformatted == 1:
