@@ -343,7 +343,6 @@ class ExtractedText:
 
 
 @lru_cache(maxsize=1)
-@lru_cache(maxsize=1)
 def rendered_text(source: str) -> ExtractedText:
     """`ExtractedText(source)`, kept for the last document: the encode begun before
     detection (`format_hooks.html.counted_text`), content selection and the text view
