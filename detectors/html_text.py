@@ -90,9 +90,24 @@ def _fold(run: str) -> str:
     return "\n\n" if line_ends >= 2 else "\n" if line_ends else " "
 
 
-# A page's runs are few and short (a long blank segment goes in as five characters,
-# `_short_blank`): mostly answered by the cache, in C, with no Python call.
-_folded = lru_cache(maxsize=4096)(_fold)
+# The folds of runs seen before (a long blank segment goes in as five characters,
+# `_short_blank`, so a page's runs are mostly few and short): looked up in C, with no
+# Python call a run. Only short runs are kept, and so many: the cache stays small.
+_FOLDS: dict[str, str] = {}
+_FOLDS_KEPT = 4096
+_FOLD_KEPT_UP_TO = 32
+
+
+def _folds(runs: list[str]) -> list[str]:
+    """The fold of each run (`_fold`), from `_FOLDS` where it is there."""
+    folds: list[Any] = list(map(_FOLDS.get, runs))  # (None where a run is not kept)
+    if None in folds:
+        for index, run in enumerate(runs):
+            if folds[index] is None:
+                folds[index] = fold = _fold(run)
+                if len(run) <= _FOLD_KEPT_UP_TO and len(_FOLDS) < _FOLDS_KEPT:
+                    _FOLDS[run] = fold
+    return folds
 
 
 # Between the tags of a page lie long runs of indentation, which folding makes one
@@ -110,6 +125,21 @@ def _short_blank(run: str) -> str:
     first, last = run[0], run[-1]
     inner = _line_ends(run) - (first in "\r\n") - (last in "\r\n")
     return first + (" \n\n" if inner >= 2 else " \n " if inner else "   ") + last
+
+
+# `_short_blank`'s two pieces (the first three characters, from the run's start, and the
+# last two, from its last two) of the short runs seen before: indentation repeats.
+_SHORTS: dict[str, tuple[str, str]] = {}
+
+
+def _short_pieces(run: str) -> tuple[str, str]:
+    pieces = _SHORTS.get(run)
+    if pieces is None:
+        short = _short_blank(run)
+        pieces = short[:3], short[3:]
+        if len(run) <= _FOLD_KEPT_UP_TO and len(_SHORTS) < _FOLDS_KEPT:
+            _SHORTS[run] = pieces
+    return pieces
 
 
 class _Pieces:
@@ -185,7 +215,7 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
         parts = _FOLD.split(raw[cursor:stop])
         folded.constant.extend(range(len(folded.pieces) + 1, len(folded.pieces) + len(parts), 2))
         folded.bases.extend(accumulate(map(len, parts[:-1]), initial=cursor))
-        parts[1::2] = map(_folded, parts[1::2])
+        parts[1::2] = _folds(parts[1::2])
         folded.pieces.extend(parts)
 
     def keep(a: int, b: int) -> None:
@@ -222,9 +252,9 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
     def add(start: int, end: int, decode: bool = True) -> None:
         segment = source[start:end]
         if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
-            short = _short_blank(segment)  # folded all the same: no need to map it all
-            raw.add(short[:3], start)
-            raw.add(short[3:], end - 2)
+            head, tail = _short_pieces(segment)  # folded all the same: no need to map it all
+            raw.add(head, start)
+            raw.add(tail, end - 2)
             return
         if _BREAK in segment:
             segment = segment.replace(_BREAK, "\ufffd")
@@ -254,13 +284,20 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
             if preformatted and verbatim[-1] == raw.length() and source[cursor] in "\r\n":
                 cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
             segment = source[cursor:start]
-            if (
-                "&" in segment
-                or _BREAK in segment
-                or (len(segment) > _SHORT_BLANK and segment[0] in _BLANKS and not preformatted)
-            ):
+            if "&" in segment or _BREAK in segment:
                 add(cursor, start)
-            else:  # (mostly: short text as written, `raw.add` without a call)
+            elif (
+                len(segment) > _SHORT_BLANK
+                and segment[0] in _BLANKS
+                and not preformatted
+                and _BLANK_RUN.fullmatch(segment)
+            ):
+                head, tail = _short_pieces(segment)  # (as `add` does)
+                add_piece(head)
+                add_base(cursor)
+                add_piece(tail)
+                add_base(start - 2)
+            else:  # (mostly: text as written, `raw.add` without a call)
                 add_piece(segment)
                 add_base(cursor)
         cursor = end
