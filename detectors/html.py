@@ -148,6 +148,7 @@ class _TreeBuilder:
         self.text = text
         self.root = Node(kinds.DOCUMENT, 0, len(text), traits=TRAITS.get(kinds.DOCUMENT, Trait.NONE))
         self.stack: list[tuple[str, Node]] = []  # the open block elements, outermost first
+        self.length = len(text)
         self.open_at: dict[str, list[int]] = {}  # tag -> the stack indexes where one is open
         self.inner_end: dict[int, int] = {}  # id(node) -> where its content ends (its end tag's start)
         self.headings: list[tuple[Node, Label]] = []
@@ -155,6 +156,12 @@ class _TreeBuilder:
     def close_from(self, index: int, content_end: int, end: int) -> None:
         """Close `stack[index:]`: the inner ones end at `content_end`, `stack[index]` at `end`."""
         stack = self.stack
+        if index == len(stack) - 1:  # (mostly: the innermost element alone)
+            tag, node = stack.pop()
+            self.open_at[tag].pop()
+            node.end = end
+            self.inner_end[id(node)] = content_end
+            return
         open_at = self.open_at
         for tag, _ in stack[index:]:
             open_at[tag].pop()
@@ -199,7 +206,7 @@ class _TreeBuilder:
         stack = self.stack
         if stack[-1][0] == "head" and name not in _HEAD_CONTENT:
             self.close_from(len(stack) - 1, start, start)
-        if name in CLOSES_P and stack:
+        if name in CLOSES_P and stack and self.open_at.get("p"):  # (mostly no `p` is open)
             index = self.find(_P, _P_LIMITS)
             if index >= 0:
                 self.close_from(index, start, start)
@@ -219,9 +226,17 @@ class _TreeBuilder:
         text = self.text
         stack = self.stack
         if stack:
-            self.close_implied(name, start)
+            # (`close_implied` has something to close: asked here, not in a call a start tag)
+            top = stack[-1][0]
+            if (
+                top == "head"
+                or name in _CLOSES_SIBLING
+                or (name in CLOSES_P and self.open_at.get("p"))
+                or (name in HEADINGS and top in HEADINGS)
+            ):
+                self.close_implied(name, start)
         kind, traits = _OPENING[name]
-        node = Node(kind, start, len(text), meta={"tag": name}, traits=traits)
+        node = Node(kind, start, self.length, None, {"tag": name}, None, traits)
         if "id" in text[start:end].lower():
             match = _ID.search(text, start, end)
             if match is not None:
@@ -238,7 +253,9 @@ class _TreeBuilder:
             stack.append((name, node))
 
     def close(self, name: str, start: int, end: int) -> None:
-        index = self.find(_ALONE[name], _END_LIMITS[name])
+        stack = self.stack
+        # (mostly the end tag of the innermost element, which `find` would answer first)
+        index = len(stack) - 1 if stack and stack[-1][0] == name else self.find(_ALONE[name], _END_LIMITS[name])
         if index >= 0:
             self.close_from(index, start, end)
 
@@ -246,13 +263,14 @@ class _TreeBuilder:
 def detect_html(text: str) -> Node:
     """Outline of an HTML document or fragment (see the module docstring)."""
     builder = _TreeBuilder(text)
+    open_element, close_element = builder.open, builder.close
     for kind, start, end, name in tokens(text):
         if name not in BLOCK:
             continue  # inline elements, comments, raw text: no node
         if kind == START:
-            builder.open(name, start, end)
+            open_element(name, start, end)
         elif kind == END and name not in ("body", "html"):  # body and html stay open to the end
-            builder.close(name, start, end)
+            close_element(name, start, end)
     for _, node in builder.stack:
         builder.inner_end[id(node)] = len(text)
     for heading, label in builder.headings:

@@ -46,7 +46,8 @@ from outline_splitter.detectors.html_tags import BREAKS, HIDDEN, HIDDEN_INLINE, 
 
 _ENTITY = re.compile(r"&(?:#[xX][0-9a-fA-F]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
 _BREAK = "\x00"  # a block boundary, before folding (NUL in the source becomes U+FFFD)
-_FOLD = re.compile(r"[ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00]")
+# (a group: `split` keeps the runs, between the text around them)
+_FOLD = re.compile(r"([ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00])")
 # The white space left after folding, and the kinds that folding keeps but that show
 # nothing: no-break and other Unicode spaces, zero-width characters.
 BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
@@ -89,10 +90,31 @@ def _fold(run: str) -> str:
     return "\n\n" if line_ends >= 2 else "\n" if line_ends else " "
 
 
+# The folds of runs seen before (a long blank segment goes in as five characters,
+# `_short_blank`, so a page's runs are mostly few and short): looked up in C, with no
+# Python call a run. Only short runs are kept, and so many: the cache stays small.
+_FOLDS: dict[str, str] = {}
+_FOLDS_KEPT = 4096
+_FOLD_KEPT_UP_TO = 32
+
+
+def _folds(runs: list[str]) -> list[str]:
+    """The fold of each run (`_fold`), from `_FOLDS` where it is there."""
+    folds: list[Any] = list(map(_FOLDS.get, runs))  # (None where a run is not kept)
+    if None in folds:
+        for index, run in enumerate(runs):
+            if folds[index] is None:
+                folds[index] = fold = _fold(run)
+                if len(run) <= _FOLD_KEPT_UP_TO and len(_FOLDS) < _FOLDS_KEPT:
+                    _FOLDS[run] = fold
+    return folds
+
+
 # Between the tags of a page lie long runs of indentation, which folding makes one
 # character: a run longer than this goes in as five characters that fold the same.
 _SHORT_BLANK = 8
-_BLANK_RUN = re.compile(r"[ \t\n\r\f]+")
+_BLANKS = " \t\n\r\f"
+_BLANK_RUN = re.compile(rf"[{_BLANKS}]+")
 _CARRIAGE_RETURN = re.compile(r"\r\n?")
 
 
@@ -103,6 +125,21 @@ def _short_blank(run: str) -> str:
     first, last = run[0], run[-1]
     inner = _line_ends(run) - (first in "\r\n") - (last in "\r\n")
     return first + (" \n\n" if inner >= 2 else " \n " if inner else "   ") + last
+
+
+# `_short_blank`'s two pieces (the first three characters, from the run's start, and the
+# last two, from its last two) of the short runs seen before: indentation repeats.
+_SHORTS: dict[str, tuple[str, str]] = {}
+
+
+def _short_pieces(run: str) -> tuple[str, str]:
+    pieces = _SHORTS.get(run)
+    if pieces is None:
+        short = _short_blank(run)
+        pieces = short[:3], short[3:]
+        if len(run) <= _FOLD_KEPT_UP_TO and len(_SHORTS) < _FOLDS_KEPT:
+            _SHORTS[run] = pieces
+    return pieces
 
 
 class _Pieces:
@@ -168,15 +205,18 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
     None), in `starts`' type (C int or 64 bits: `_OFFSETS`). Inside a range block
     boundaries become line ends and all else stays; its trailing white space folds with
     what follows."""
+    from itertools import accumulate  # (here: the module's imports stay as they are)
+
     folded = _Pieces()
 
     def fold(cursor: int, stop: int) -> None:
-        for match in _FOLD.finditer(raw, cursor, stop):
-            a, b = match.span()
-            folded.add(raw[cursor:a], cursor)
-            folded.add_constant(_fold(match.group()), a)
-            cursor = b
-        folded.add(raw[cursor:stop], cursor)
+        # text and runs in turn, cut by one `split` (each run's piece is its fold, whose
+        # characters share the run's start); no Python call a run
+        parts = _FOLD.split(raw[cursor:stop])
+        folded.constant.extend(range(len(folded.pieces) + 1, len(folded.pieces) + len(parts), 2))
+        folded.bases.extend(accumulate(map(len, parts[:-1]), initial=cursor))
+        parts[1::2] = _folds(parts[1::2])
+        folded.pieces.extend(parts)
 
     def keep(a: int, b: int) -> None:
         # as written, but a line end is one `\n` (`\r\n` and a lone `\r` too: the parser's
@@ -212,9 +252,9 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
     def add(start: int, end: int, decode: bool = True) -> None:
         segment = source[start:end]
         if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
-            short = _short_blank(segment)  # folded all the same: no need to map it all
-            raw.add(short[:3], start)
-            raw.add(short[3:], end - 2)
+            head, tail = _short_pieces(segment)  # folded all the same: no need to map it all
+            raw.add(head, start)
+            raw.add(tail, end - 2)
             return
         if _BREAK in segment:
             segment = segment.replace(_BREAK, "\ufffd")
@@ -238,11 +278,28 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
     preformatted = 0  # depth of open `pre` elements
     verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
     cursor = 0
+    add_piece, add_base = raw.pieces.append, raw.bases.append
     for kind, start, end, name in scan(source) if markup is None else markup:
         if start > cursor and not hidden:
             if preformatted and verbatim[-1] == raw.length() and source[cursor] in "\r\n":
                 cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
-            add(cursor, start)
+            segment = source[cursor:start]
+            if "&" in segment or _BREAK in segment:
+                add(cursor, start)
+            elif (
+                len(segment) > _SHORT_BLANK
+                and segment[0] in _BLANKS
+                and not preformatted
+                and _BLANK_RUN.fullmatch(segment)
+            ):
+                head, tail = _short_pieces(segment)  # (as `add` does)
+                add_piece(head)
+                add_base(cursor)
+                add_piece(tail)
+                add_base(start - 2)
+            else:  # (mostly: text as written, `raw.add` without a call)
+                add_piece(segment)
+                add_base(cursor)
         cursor = end
         if kind == CDATA and not hidden:
             add(start, end, decode=False)  # CDATA in foreign content is text as written
@@ -255,7 +312,8 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
                 if not preformatted:
                     verbatim.append(raw.length())
             if name in _LINE_BREAKS:
-                raw.add(_BREAK, start)
+                add_piece(_BREAK)
+                add_base(start)
             if name in PREFORMATTED and kind == START:
                 preformatted += 1
                 if preformatted == 1:
@@ -321,7 +379,6 @@ class ExtractedText:
         return first, last + 1
 
 
-@lru_cache(maxsize=1)
 @lru_cache(maxsize=1)
 def rendered_text(source: str) -> ExtractedText:
     """`ExtractedText(source)`, kept for the last document: the encode begun before

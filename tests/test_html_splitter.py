@@ -213,6 +213,26 @@ def test_long_white_space_runs_fold_as_written(pieces):
     assert (shortened.text, list(shortened.starts)) == (as_written.text, list(as_written.starts))
 
 
+def test_the_caches_of_folded_runs_keep_short_runs_and_so_many():
+    # the folds of the runs between tags are kept across pages: never a long run, nor
+    # more than so many (a page of long, all different runs would grow them without end)
+    def blank(number: int) -> str:  # a different short run for each number (its digits in base 4)
+        digits = ""
+        while number:
+            number, digit = divmod(number, 4)
+            digits += " \t\n\f"[digit]
+        return digits
+
+    html = "".join(
+        f"<p>{i}</p>{blank(i)}<br><b>a</b>{' ' * (i % 97)}\n<div>b{'<br> ' * (i % 50)}</div>" for i in range(6_000)
+    )
+    ExtractedText(html)
+    for cache in (html_text._FOLDS, html_text._SHORTS):
+        assert 0 < len(cache) <= html_text._FOLDS_KEPT
+        assert max(map(len, cache)) <= html_text._FOLD_KEPT_UP_TO
+    assert len(html_text._FOLDS) == html_text._FOLDS_KEPT  # (so many were seen)
+
+
 def test_html_mode_chunks_are_slices_with_heading_paths():
     steps = "".join(f"<h2>Step {i}</h2><p>{'word ' * 40}</p>" for i in range(6))
     html = f"<article><h1>Guide</h1>{steps}</article>"
