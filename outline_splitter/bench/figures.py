@@ -23,7 +23,7 @@ def throughput(seconds: float, megabytes: float) -> float:
 def tiktoken_ratio(seconds: float, tiktoken_seconds: float) -> float:
     """How many times one tiktoken pass the split costs: the seconds of splitting the
     corpus over the seconds of one `encode_ordinary` of every document of the corpus
-    (best of three). An exact splitter must count every token at least once, so 1.0 is
+    (the harness's fastest, timed beside the split). An exact splitter must count every token at least once, so 1.0 is
     the floor it can approach."""
     return seconds / tiktoken_seconds if tiktoken_seconds > 0 else float("inf")
 

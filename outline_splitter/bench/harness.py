@@ -5,11 +5,12 @@ corpus and writes `latest.json`, `latest.md` and `latest.png` to `bench-results/
 current folder; a checkout ignores it), or where `--output-dir` says. Only `--update-docs`
 (`make bench-docs`, in a source checkout, on the default corpora) writes the tracked
 `benchmarks/results/latest.*` and `docs/benchmarks.md`. Each splitter splits the whole
-corpus once per budget in each of `REPEATS` fresh child processes, and its time is the
-best of them, as the tiktoken pass it is compared with is the best of three: on a shared
-machine one pass varies by a third from run to run, and a child never inherits what a
-splitter cached in another. At the largest budget it runs once more under `tracemalloc`
-on the corpus's largest document for the peak memory.
+corpus once per budget in each of `REPEATS` fresh child processes, each child timing one
+tiktoken pass over the corpus just before; the figures are the best split over the best
+tiktoken pass: on a shared machine one pass varies by a third from run to run, its speed
+drifts over minutes, and a child never inherits what a splitter cached in another. At
+the largest budget it runs once more under `tracemalloc` on the corpus's largest
+document for the peak memory.
 The corpora (`outline_splitter/bench/corpora.py`): ../shared/corpora's Markdown, HTML spec and web
 pages, plain text (the readable text of its html-web-expected pages, as
 `benchmarks/plain_text.py` makes it, split as `text`), JSON and YAML (the data files
@@ -173,14 +174,19 @@ def measure(
     row.kept_whole = kept
 
 
-Outcome = tuple[str, Any, Any]  # ("ok", (wall, cpu seconds), chunks) | ("skipped" | "failed", reason, None)
+# ("ok", (wall, cpu, tiktoken seconds), chunks) | ("skipped" | "failed", reason, None): a
+# child times one tiktoken pass just before the split, as the machine's speed drifts
+# over the minutes a corpus's runs take (a corpus's first pass differed by 60% between
+# two runs of the harness an hour apart)
+Outcome = tuple[str, Any, Any]
 
 
 def _attempt(peer: Peer, budget: int, corpus: Corpus, encoding: Any) -> Outcome:
     try:
         chunker = peer.build(budget, corpus.doc_type, encoding)
+        floor = tiktoken_seconds(corpus, encoding.encode_ordinary, runs=1)
         seconds, outputs = split_corpus(chunker, corpus)
-        return "ok", seconds, outputs
+        return "ok", (*seconds, floor), outputs
     except Unavailable as exc:
         return "skipped", str(exc), None
     except Exception as exc:  # a peer's own failure is a result, not the harness's crash
@@ -264,13 +270,9 @@ def run_corpus(
     def count(text: str) -> int:
         return len(encoding.encode_ordinary(text))
 
-    floor = tiktoken_seconds(corpus, encoding.encode_ordinary)
-    echo(
-        f"\n== {corpus.name} ({corpus.doc_type}): {len(corpus.documents)} documents, {corpus.megabytes:.2f} MB; "
-        f"one tiktoken pass {floor:.3f} s"
-    )
+    echo(f"\n== {corpus.name} ({corpus.doc_type}): {len(corpus.documents)} documents, {corpus.megabytes:.2f} MB")
     structures = [structure_for(corpus.doc_type, document.text, count) for document in corpus.documents]
-    runs = _CorpusRun(corpus, encoding, count, floor, structures, echo, memory, timeout, deadline, repeats)
+    runs = _CorpusRun(corpus, encoding, count, structures, echo, memory, timeout, deadline, repeats)
     rows = [row for peer in peers if peer.applies_to(corpus.doc_type) for row in runs.rows(peer, budgets)]
     rows.sort(key=lambda r: (peers.index(next(p for p in peers if p.name == r.splitter)), r.budget))
     return rows
@@ -282,14 +284,13 @@ _SPENT: tuple[Outcome, None] = (("skipped", "the harness's time budget was spent
 @dataclass
 class _CorpusRun:
     """What the runs of every splitter on one corpus share: its tokenizer (`encoding`,
-    `count`), one tiktoken pass's seconds (`floor`), the documents' ground truth
+    `count`), the documents' ground truth
     (`structures`), and the limits: whether to measure memory, each run's timeout, the
     harness's deadline and how many passes are timed."""
 
     corpus: Corpus
     encoding: Any
     count: Callable[[str], int]
-    floor: float
     structures: list[Structure]
     echo: Echo
     memory: bool
@@ -317,25 +318,28 @@ class _CorpusRun:
                 row.status, row.reason = outcome[0], f"{outcome[1]} (at {budget} tokens)"
                 self.echo(f"  {peer.name}: {row.status}: {row.reason}")
                 break
-            (row.seconds, cpu_seconds), outputs = self.best_seconds(peer, budget, outcome[1]), outcome[2]
+            (row.seconds, cpu_seconds, floor), outputs = self.best_seconds(peer, budget, outcome[1]), outcome[2]
             row.mb_per_s = figures.throughput(row.seconds, corpus.megabytes)
-            row.tiktoken_ratio = figures.tiktoken_ratio(row.seconds, self.floor)
-            row.cpu_ratio = figures.tiktoken_ratio(cpu_seconds, self.floor)
+            row.tiktoken_ratio = figures.tiktoken_ratio(row.seconds, floor)
+            row.cpu_ratio = figures.tiktoken_ratio(cpu_seconds, floor)
             measure(row, corpus, self.structures, outputs, self.count, peer.emits_text)
             self.echo(f"  {peer.name} @ {budget}: {row.seconds:.2f} s, {row.chunks} chunks")
         return rows
 
-    def best_seconds(self, peer: Peer, budget: int, first: tuple[float, float]) -> tuple[float, float]:
+    def best_seconds(
+        self, peer: Peer, budget: int, first: tuple[float, float, float]
+    ) -> tuple[float, float, float]:
         """The (wall, CPU) seconds of the fastest of `first` and the further passes, each in
-        a fresh child; none after the deadline or after a pass of REPEAT_BELOW seconds."""
-        best = first
-        for _ in range(self.repeats - 1):
-            if best[0] > REPEAT_BELOW or time.perf_counter() > self.deadline:
-                break
+        a fresh child, and the fastest of their tiktoken passes; none after the deadline or
+        after a pass of REPEAT_BELOW seconds."""
+        passes = [first]
+        while len(passes) < self.repeats and passes[0][0] <= REPEAT_BELOW and time.perf_counter() <= self.deadline:
             outcome, _ = run_once(peer, budget, self.corpus, self.encoding, False, self.timeout)
-            if outcome[0] == "ok" and outcome[1][0] < best[0]:
-                best = outcome[1]
-        return best
+            if outcome[0] != "ok":
+                break
+            passes.append(outcome[1])
+        wall, cpu, _ = min(passes)
+        return wall, cpu, min(floor for _, _, floor in passes)
 
 
 # -- reporting ----------------------------------------------------------------------
@@ -542,8 +546,10 @@ def _columns_section(budget: int) -> str:
 - **s**, **MB/s**: wall-clock seconds to split the whole corpus once, and its UTF-8 megabytes over them:
   the best of {REPEATS} passes (one where a pass takes over {REPEAT_BELOW:.0f} s), each in a fresh child
   process, so no splitter's cache carries over from one pass to the next.
-- **x tiktoken**: those seconds over one tiktoken `encode_ordinary` pass over the same text (best of
-  three): the floor any exact splitter pays in CPU time is 1.
+- **x tiktoken**: those seconds over one tiktoken `encode_ordinary` pass over the same text, timed in
+  each child just before its split (the fastest of those passes): the floor any exact splitter pays
+  in CPU time is 1. (This machine's speed drifts over minutes, so a pass timed once per corpus was up
+  to 60% off the splits timed later.)
 - **cpu x tiktoken**: the process's CPU seconds (every thread's) over the same pass. Above x tiktoken
   where a splitter works on two cores at once (outline-splitter encodes a document beside its
   detection: `tokens/counters.py`), so on a machine whose cores are all busy, this is its figure.
