@@ -60,19 +60,16 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
             own.append(atom)
             continue
         if atom is BARRIER and (leading_tail(own, view) == 0 or (blank and _blank_on(carried, own, view))):
-            # all of it leads (a chain of headers), or it is markup alone: nothing to plan,
-            # all of it carries on; extended in place, since a long chain (`[[[[...`) would
-            # be copied and read again at each BARRIER
+            # all of it leads (a chain of headers) or is markup alone: all of it carries on,
+            # extended in place (a long chain, `[[[[...`, was copied and read at each BARRIER)
             blank = _blank_on(carried, own, view) if blank or not carried else False
-            out += own
-            out.append(atom)
+            out += [*own, atom]
             carried += own
             own = []
             continue
         run = carried + own if carried else own
         tail = carried_on(run, view) if atom is BARRIER else len(run)
-        members = cast("list[Atom | Cut | Barrier]", own)  # (the same list: BARRIERs go in)
-        own = []
+        members, own = cast("list[Atom | Cut | Barrier]", own), []  # (the same list: BARRIERs go in)
         skip = len(carried)
         planned, behind = _plan_run(run[:tail] if tail < len(run) else run, view, chunk_size, skip)
         carried = run[tail:]
