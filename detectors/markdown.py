@@ -25,18 +25,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from outline_splitter import kinds
+from outline_splitter.detectors import markdown_outline as md_outline
 from outline_splitter.detectors.lines import BLANK_LINES, line_starts
-from outline_splitter.detectors.markdown_outline import (
-    TRAITS,
-    ListItem,
-    Sections,
-    code_meta,
-    defers,
-    finish_table,
-    list_meta,
-    own_paragraph,
-    paragraph_traits,
-)
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
@@ -300,7 +290,7 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
     def offset(line: int) -> int:
         return starts[min(line, last_line)]
 
-    sections = Sections(len(text))
+    sections = md_outline.Sections(len(text))
     # for each open block token, the innermost open block with a node (None: none yet)
     parents: list[Node | None] = []
     tables: list[Node] = []
@@ -336,16 +326,20 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
             holder.expanded_children()
         if (
             kind == kinds.PARAGRAPH
-            and type(holder) is ListItem
+            and type(holder) is md_outline.ListItem
             and not holder.children
-            and defers(text, holder, start, end)
+            and md_outline.defers(text, holder, start, end)
         ):
-            holder.expand = own_paragraph  # built when asked (see ListItem)
+            holder.expand = md_outline.own_paragraph  # built when asked (see md_outline.ListItem)
             parents.append(holder)
             continue
         # (a paragraph is a leaf: inline tokens make no nodes)
-        traits = paragraph_traits(text, start, end) if kind == kinds.PARAGRAPH else TRAITS.get(kind, Trait.NONE)
-        make = ListItem if kind == kinds.LIST_ITEM else Node
+        traits = (
+            md_outline.paragraph_traits(text, start, end)
+            if kind == kinds.PARAGRAPH
+            else md_outline.TRAITS.get(kind, Trait.NONE)
+        )
+        make = md_outline.ListItem if kind == kinds.LIST_ITEM else Node
         node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
         if kind == kinds.TABLE:
             tables.append(node)
@@ -358,7 +352,7 @@ def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | N
         if token.nesting == 1:
             parents.append(node)
     for table in tables:
-        finish_table(table)
+        md_outline.finish_table(table)
     return sections.root
 
 
@@ -377,11 +371,11 @@ def _heading_label(token: Token, inline: Token | None) -> Label:
 
 def _block_meta(token: Token) -> dict[str, object] | None:
     if token.type == "ordered_list_open":
-        return list_meta(token.attrs.get("start", 1))
+        return md_outline.list_meta(token.attrs.get("start", 1))
     if token.type == "bullet_list_open":
-        return list_meta(None)
+        return md_outline.list_meta(None)
     if token.type == "fence":
-        return code_meta(token.info)
+        return md_outline.code_meta(token.info)
     if token.type == "code_block":
-        return code_meta(None)
+        return md_outline.code_meta(None)
     return None  # (no dict: most nodes have no meta)

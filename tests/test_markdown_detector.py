@@ -353,7 +353,7 @@ def _traits_by_walks(root: Node, text: str) -> list[Trait]:
     nodes = root.walk()
     for node in nodes:
         node.traits &= Trait.CONTEXT
-    mark_lead_ins(apply_traits(root, markdown.TRAITS), text)
+    mark_lead_ins(apply_traits(root, markdown_outline.TRAITS), text)
     return [node.traits for node in nodes]
 
 
