@@ -90,7 +90,8 @@ def _blank_on(carried: list[Atom], own: list[Atom], view: ChunkView) -> bool:
     says it for all of it."""
     if not own:
         return bool(carried)
-    return view.blank_side((carried or own)[-1 if carried else 0].start, own[-1].end) != 0
+    start = carried[-1].start if carried else own[0].start
+    return view.blank_side(start, own[-1].end) != 0
 
 
 # A run's plan: the positions before which a chunk ends, and where markup carried on
