@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.offsets import ByteToChar
-from outline_splitter.kinds import DOCUMENT
+from outline_splitter.kinds import COMMENT, DOCUMENT
 from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait, apply_traits, check_outline
 
 OBJECT = "object"
@@ -41,7 +41,6 @@ KEY = "key"
 DASH = "dash"
 OPEN = "open"
 MARKER = "marker"
-COMMENT = "comment"
 STRING = "string"
 SCALAR = "scalar"
 BLOCK_SCALAR = "block_scalar"

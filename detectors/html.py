@@ -35,7 +35,6 @@ from outline_splitter.nodes import SHARED_TRAITS, Label, Node, Trait, TraitBit, 
 
 PRE = "pre"
 CAPTION = "caption"
-HEADER = "header"
 # How the packer treats each kind this detector makes (elements whose line breaks
 # matter get `LINES` by tag, see `_LINE_ORIENTED`).
 TRAITS: dict[str, Trait] = {
@@ -43,7 +42,7 @@ TRAITS: dict[str, Trait] = {
     PRE: Trait.LINES | Trait.VERBATIM,
     CAPTION: Trait.LEADS,
     # a <header> holds the title and byline of what follows it
-    HEADER: Trait.LEADS,
+    kinds.HEADER: Trait.LEADS,
 }
 
 _KINDS = {

@@ -17,7 +17,6 @@ from tree_sitter import Node as SyntaxNode
 from outline_splitter.detectors.code import grammar_parser
 from outline_splitter.detectors.code.offsets import ByteToChar, encode_source
 from outline_splitter.detectors.data_tree import (
-    COMMENT,
     INVALID,
     KINDS,
     MARKER,
@@ -28,7 +27,7 @@ from outline_splitter.detectors.data_tree import (
     finish,
     index_segment,
 )
-from outline_splitter.kinds import DOCUMENT
+from outline_splitter.kinds import COMMENT, DOCUMENT
 from outline_splitter.nodes import NO_CHILDREN, Label, Node
 
 # the grammar of its own wheel, tree-sitter-yaml (a core dependency)

@@ -23,6 +23,10 @@ BLOCKQUOTE = "blockquote"
 HTML_BLOCK = "html_block"
 THEMATIC_BREAK = "thematic_break"
 FRONT_MATTER = "front_matter"
+# A comment of source code or of a data file (YAML, JSON with comments).
+COMMENT = "comment"
+# The head of what follows it: HTML's <header>, a split definition's opening line.
+HEADER = "header"
 
 # Nodes the packer itself makes: text a detector left between children, and a
 # separator with the siblings it groups.

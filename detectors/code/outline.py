@@ -37,15 +37,13 @@ from tree_sitter import Node as SyntaxNode
 
 from outline_splitter.detectors.code.languages import Language
 from outline_splitter.detectors.code.offsets import char_offsets
-from outline_splitter.kinds import DOCUMENT
+from outline_splitter.kinds import COMMENT, DOCUMENT, HEADER
 from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
 DEFINITION = "definition"
 STATEMENT = "statement"
-COMMENT = "comment"
 DECORATOR = "decorator"
 IMPORTS = "imports"
-HEADER = "header"
 SIGNATURE = "signature"
 DOCSTRING = "docstring"
 REGION = "region"
