@@ -268,6 +268,7 @@ class _Outline:
         self.starts = [0]
         self.first_line = 0
         self.end_line = 0
+        self.at = offsets
         self.after_front = False
         self.first_items: list[md_windows.Top] = []
         self.head: tuple[bool, bytes] | None = None  # whether the list it starts with is ordered, its marker
@@ -334,6 +335,8 @@ class _Outline:
             self.starts = list(accumulate(map(len, self.data.splitlines(keepends=True)), initial=0))
         self.first_line = begin
         self.end_line = len(self.starts) - 1
+        # the character offset of each of the window's line starts in the document
+        self.at = self.offsets[begin : begin + len(self.starts)] if begin else self.offsets
         return window
 
     def tops(self, window: str) -> list[md_windows.Top]:
@@ -643,7 +646,7 @@ class _Outline:
         heading at the `top` level, whose node is placed already, in the section it
         opens (`Sections.heading`)."""
         data, starts = self.data, self.starts
-        begin, until = self.offsets[self.first_line + first], self.offsets[self.first_line + stop]
+        begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
             if stop - first > 1 and _read_otherwise(data, start, end):
                 raise Fallback
