@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
@@ -26,7 +25,8 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from outline_splitter import kinds
 from outline_splitter.detectors import markdown_outline as md_outline
-from outline_splitter.detectors.lines import BLANK_LINES, line_starts
+from outline_splitter.detectors import markdown_windows as md_windows
+from outline_splitter.detectors.lines import line_starts
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
@@ -82,94 +82,69 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     return md
 
 
-# A long document is parsed a window of lines at a time: markdown-it's tokens take some
-# ten times the text they stand for (100,000 paragraphs of 16 MB: 300,000 tokens), so
-# only one window's are alive at once. A window of about this many characters, or this
-# many lines if fewer, ends before its last top-level block, which may be cut short,
-# and the next one starts there. Tokens come by lines more than by characters (a tight
-# list's line of 45 characters is five tokens of some 360 bytes each: a window of a
-# megabyte of it held 40 MB of tokens; of 1,024 lines it holds under 2 MB).
-_WINDOW_CHARS = 1 << 20
-_WINDOW_LINES = 1 << 10
-
-
 def _token_windows(text: str, starts: list[int]) -> Iterator[list[Token]]:
     """The block tokens of `text`, Setext headings restored, one window of whole
-    top-level blocks at a time (line maps are the document's). A window that holds one
-    top-level list alone ends before its last item instead, and the next window's list
-    (from that item on) continues it: its opening token is left out, and its closing
-    token carries the list's last line (`meta["end_line"]`). A window of another single
-    block (a fence longer than the window), or with the document's start `---` not yet
-    closed as front matter, grows until it holds two or reaches the end. A window never
-    starts at a `---` that underlines the paragraph before it, and front matter is read
-    at the document's start only."""
-    last_line = len(starts) - 1
-    first = 0
-    size, lines = _WINDOW_CHARS, _WINDOW_LINES
+    top-level blocks at a time (line maps are the document's), cut where
+    `markdown_windows` says (markdown-it's tokens take some ten times the text they stand
+    for: 100,000 paragraphs of 16 MB are 300,000 tokens, so only one window's are alive at
+    once). Where a window ends inside a list, the next window's list (from that item on)
+    continues it: its opening token is left out, and its closing token carries the list's
+    last line (`meta["end_line"]`). Front matter is read at the document's start only."""
     cut_list: Token | None = None  # the opening token of a list the last window ended inside
-    while first < last_line:
-        end = min(bisect_left(starts, starts[first] + size, first + 1), first + lines)
-        to_end = end >= last_line
-        window = text[starts[first] :] if to_end else text[starts[first] : starts[end]]
+    first = 0  # the window's first line
+    for tokens, cut in md_windows.windows(text, starts, _parse_window(text, starts), _tops, _items):
+        kept = tokens if cut.at is None else tokens[: cut.at]
+        next_cut_list = tokens[0] if cut.in_list else None
+        del tokens  # (only one window's tokens are to be alive while the next is parsed)
+        yield _setext_headings(_continue_list(kept, cut_list, first), text, starts)
+        del kept
+        cut_list, first = next_cut_list, cut.line
+
+
+def _parse_window(text: str, starts: list[int]) -> Callable[[int, int, bool], list[Token]]:
+    """How a window of lines `first` to `end` (to the end of `text` if `last`) is parsed:
+    markdown-it's block tokens, their line maps the document's."""
+
+    def parse(first: int, end: int, last: bool) -> list[Token]:
+        window = text[starts[first] :] if last else text[starts[first] : starts[end]]
         tokens = _parser(front_matter=first == 0).parse(window)
         if first:  # (the first window's line maps are the document's: no new list per token)
             for token in tokens:
                 if token.map is not None:
                     token.map = [token.map[0] + first, token.map[1] + first]
-        restart = None if to_end else _restart(tokens, first)
-        if first == 0 and text.startswith("---") and not (tokens and tokens[0].type == "front_matter"):
-            restart = None  # front matter may close further on: until then it reads as a rule
-        item = _item_restart(tokens, first) if restart is None and not to_end else None
-        if restart is None and item is None and not to_end:
-            if tokens and tokens[0].type in _ENDED_BY_BLANK_LINE:
-                size, lines = _past_blank_line(text, starts, first, end, size, lines)
-            else:
-                size, lines = 2 * size, 2 * lines
-            continue
-        cut = restart if restart is not None else item
-        if cut is None:
-            yield _setext_headings(_continue_list(tokens, cut_list, first), text, starts)
-            return
-        kept = tokens[:cut]
-        next_first = _start_line(tokens[cut])
-        next_cut_list = tokens[0] if item is not None else None
-        del tokens  # (only one window's tokens are to be alive while the next is parsed)
-        yield _setext_headings(_continue_list(kept, cut_list, first), text, starts)
-        del kept
-        first, size, lines, cut_list = next_first, _WINDOW_CHARS, _WINDOW_LINES, next_cut_list
+        return tokens
+
+    return parse
 
 
-# Blocks that end at the first blank line after them, if not before.
-_ENDED_BY_BLANK_LINE = frozenset({"paragraph_open", "table_open", "blockquote_open"})
+# The window rules' kind of each top-level token type (`markdown_windows.OTHER` if none).
+_WINDOW_KINDS = {
+    "paragraph_open": md_windows.PARAGRAPH,
+    "hr": md_windows.RULE,
+    "bullet_list_open": md_windows.LIST,
+    "ordered_list_open": md_windows.LIST,
+    "table_open": md_windows.TABLE,
+    "blockquote_open": md_windows.BLOCKQUOTE,
+    "front_matter": md_windows.FRONT_MATTER,
+}
 
 
-def _past_blank_line(text: str, starts: list[int], first: int, end: int, size: int, lines: int) -> tuple[int, int]:
-    """The size and line count of a window (lines `first` to `end`) that one block of
-    `_ENDED_BY_BLANK_LINE` fills: a window past the first blank line after it, where that
-    block has ended, so it is parsed once more, not again at each doubling (a 16 MB table
-    was parsed at 1, 2, 4, 8 and 16 MB: twice its time); at least twice as large, so many
-    blank lines in a row cost no more than doubling."""
-    blank = BLANK_LINES.search(text, starts[end] - 1)
-    if blank is None:
-        return len(text), len(starts)
-    blank_line = bisect_left(starts, blank.start() + 1)
-    return (
-        max(2 * size, starts[blank_line] - starts[first] + _WINDOW_CHARS),
-        max(2 * lines, blank_line - first + _WINDOW_LINES),
-    )
-
-
-def _item_restart(tokens: list[Token], first: int) -> int | None:
-    """Where a window that holds one top-level list alone may end: before its last item
-    (which may be cut short), if that is not its first; else None."""
-    if not tokens or tokens[0].type not in ("bullet_list_open", "ordered_list_open"):
-        return None
-    items = [
-        i
+def _tops(tokens: list[Token]) -> list[md_windows.Top]:
+    """A window's top-level blocks, for the window rules."""
+    return [
+        md_windows.Top(_WINDOW_KINDS.get(token.type, md_windows.OTHER), token.map[0], i)
         for i, token in enumerate(tokens)
-        if token.type == "list_item_open" and token.level == 1 and _start_line(token) > first
+        if token.level == 0 and token.nesting >= 0 and token.map is not None
     ]
-    return items[-1] if items else None
+
+
+def _items(tokens: list[Token]) -> list[md_windows.Top]:
+    """The items of the top-level list that a window starts with, for the window rules."""
+    return [
+        md_windows.Top(md_windows.OTHER, token.map[0], i)
+        for i, token in enumerate(tokens)
+        if token.type == "list_item_open" and token.level == 1 and token.map is not None
+    ]
 
 
 def _continue_list(tokens: list[Token], cut_list: Token | None, first: int) -> list[Token]:
@@ -193,19 +168,6 @@ def _continue_list(tokens: list[Token], cut_list: Token | None, first: int) -> l
 
 def _start_line(token: Token) -> int:
     return token.map[0] if token.map is not None else -1
-
-
-def _restart(tokens: list[Token], first: int) -> int | None:
-    """The index of the last top-level block token of a window (whose first line is
-    `first`) before which the window may end: not one starting on its first line, not
-    an `hr` right after a paragraph (it may be the paragraph's Setext underline); None
-    if there is none."""
-    tops = [i for i, token in enumerate(tokens) if token.level == 0 and token.nesting >= 0 and token.map is not None]
-    for k in range(len(tops) - 1, 0, -1):
-        token = tokens[tops[k]]
-        if _start_line(token) > first and not (token.type == "hr" and tokens[tops[k - 1]].type == "paragraph_open"):
-            return tops[k]
-    return None
 
 
 def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[Token]:

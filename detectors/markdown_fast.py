@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
+from collections.abc import Iterator
+from itertools import accumulate, chain, islice
 from operator import indexOf
 from typing import Any
 
 import pyromark
 
 from outline_splitter import kinds
+from outline_splitter.detectors import markdown_windows as md_windows
 from outline_splitter.detectors.lines import LINE_END, line_starts
 from outline_splitter.detectors.markdown_outline import (
     HEADING_TRAITS,
@@ -45,11 +47,6 @@ from outline_splitter.nodes import NO_CHILDREN, Label, Node
 # Tables as markdown-it's `table` rule reads them; front matter is read here as
 # mdit-py-plugins' front_matter reads it (pulldown-cmark's YAML blocks close differently).
 _OPTIONS = pyromark.Options.ENABLE_TABLES
-
-# Documents longer than this go to markdown-it-py, whose windows of about this size keep
-# memory bounded (pulldown-cmark holds a whole document's block tree: a 16 MB list took
-# 103 MB at its peak here, the reference's windows 17 MB).
-MAX_CHARS = 1 << 20
 
 # markdown-it's `maxNesting` (20 in the CommonMark preset) leaves what is nested deeper as
 # text; a document whose blocks nest this deep goes to markdown-it-py.
@@ -115,7 +112,8 @@ def _table_header(header: str, delimiter: str) -> bool:
 # Characters the two parsers read differently: pulldown-cmark takes a line of form feeds
 # or vertical tabs for a blank line, markdown-it for a paragraph; a lone carriage return
 # ends a line for markdown-it (and CommonMark) but not always for pulldown-cmark (it does
-# not end a fence's info string).
+# not end a fence's info string). markdown-it reads a NUL as U+FFFD (a heading's title
+# holds it), pulldown-cmark's source ranges keep the NUL.
 _LONE_CR = re.compile("\r(?!\n)")
 # A list marker alone on its line (an empty list item): after a link reference
 # definition pulldown-cmark reads it as a paragraph, markdown-it as an item.
@@ -156,8 +154,6 @@ def outline(text: str) -> Node | None:
     """The outline of `text` that the reference (`markdown.detect_markdown_reference`)
     gives, built from pulldown-cmark's events; None where the document must be parsed by
     markdown-it-py (see the module docstring)."""
-    if len(text) > MAX_CHARS:
-        return None
     if text[-1:] in (" ", "\t") and text.rstrip(" \t")[-1:] in ("\n", "\r", ""):
         return None  # a last line of white space with no line end: not blank to markdown-it-py
     if not _read_alike(text):
@@ -171,7 +167,7 @@ def outline(text: str) -> Node | None:
 def _read_alike(text: str) -> bool:
     """Whether `text` has none of the characters and lines the two parsers read
     differently that a search finds (the patterns above; literals first, for speed)."""
-    if "\x0b" in text or "\x0c" in text or ("\r" in text and _LONE_CR.search(text) is not None):
+    if "\x0b" in text or "\x0c" in text or "\x00" in text or ("\r" in text and _LONE_CR.search(text) is not None):
         return False
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
     if _EMPTY_ITEM.search(lines) is not None:
@@ -185,6 +181,24 @@ def _read_alike(text: str) -> bool:
     ):
         return False
     return "\t" not in text or _TAB_MARKER.search(text) is None
+
+
+def _encoded(text: str) -> bytes:
+    """`text` in UTF-8, which pulldown-cmark's byte ranges index."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
+        raise Fallback from None
+
+
+def _list_marker(data: bytes, start: int) -> bytes:
+    """The marker of the list whose first item starts at the byte `start` (after its
+    indent): a bullet list's bullet, an ordered list's `.` or `)` (markdown-it's markup)."""
+    mark = data[start : start + 16].lstrip(b" \t")
+    if mark[:1] in (b"-", b"+", b"*"):
+        return mark[:1]
+    digits = len(mark) - len(mark.lstrip(b"0123456789"))
+    return mark[digits : digits + 1]
 
 
 def _front_matter_end(text: str, starts: list[int]) -> int | None:
@@ -224,35 +238,42 @@ class _Outline:
     def __init__(self, text: str) -> None:
         self.text = text
         self.sections = Sections(len(text))
-        self.first_line = 0  # the document's line that the parsed text starts on
-        self.parsed = text  # the text after the front matter, which pulldown-cmark reads
-        full = None
-        if text.startswith("---"):
-            full = line_starts(text)
-            end = _front_matter_end(text, full)
+        self.front = 0  # the line after the front matter (0: none)
+        self.whole: tuple[bytes, list[int]] | None = None  # a short document's bytes and line starts
+        if text.startswith("---") or len(text) > md_windows.WINDOW_CHARS:
+            offsets = line_starts(text)
+            end = _front_matter_end(text, offsets) if text.startswith("---") else None
             if end is not None:
-                self.sections.root.children.append(Node(kinds.FRONT_MATTER, 0, full[end]))
-                self.first_line = end
-                self.parsed = text[full[end] :]
-        try:
-            self.data = self.parsed.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: no Rust string holds it
-            raise Fallback from None
-        # The parsed text's lines (`bytes.splitlines` ends them where `lines.line_starts`
-        # does: at `\r\n`, `\r` and `\n`): the byte offset of each line's start, and its end.
-        pieces = self.data.splitlines(keepends=True)
-        self.starts = list(accumulate(map(len, pieces), initial=0))
-        # the document's line starts in characters: an ASCII text's are its bytes'; the
-        # lines of another are decoded to count them (each `bytes.decode` call in C)
-        if full is None and len(self.data) == len(text):
-            full = self.starts
-        elif full is None:
-            full = list(accumulate(map(len, map(bytes.decode, pieces)), initial=0))
-        self.offsets = full
-        self.last = len(self.offsets) - 1
-        self.end_line = len(self.starts) - 1  # the parsed text's last line start (its end)
-        # the character offset of each of the parsed text's line starts in the document
-        self.at = self.offsets[self.first_line :] if self.first_line else self.offsets
+                self.sections.root.children.append(Node(kinds.FRONT_MATTER, 0, offsets[end]))
+                self.front = end
+        else:
+            data = _encoded(text)
+            # (`bytes.splitlines` ends lines where `lines.line_starts` does: at `\r\n`,
+            # `\r` and `\n`) an ASCII text's line starts are its bytes'; the lines of
+            # another are decoded to count them (each `bytes.decode` call in C)
+            pieces = data.splitlines(keepends=True)
+            starts = list(accumulate(map(len, pieces), initial=0))
+            if len(data) == len(text):
+                offsets = starts
+            else:
+                offsets = list(accumulate(map(len, map(bytes.decode, pieces)), initial=0))
+            self.whole = (data, starts)
+        self.offsets = offsets  # the document's line starts in characters
+        self.last = len(offsets) - 1
+        # The window being read (`markdown_windows`): its text's bytes, the byte offset of
+        # each of its lines' starts, the document's line it starts on, its last line start
+        # (its end), whether the front matter comes before it, and the items of the list
+        # it starts with (where the window rules ask for them), that list's kind.
+        self.data = b""
+        self.starts = [0]
+        self.first_line = 0
+        self.end_line = 0
+        self.at = offsets
+        self.after_front = False
+        self.first_items: list[md_windows.Top] = []
+        self.head: tuple[bool, bytes] | None = None  # whether the list it starts with is ordered, its marker
+        # the list the last window ended inside, whether it is ordered, and its marker
+        self.cut_list: tuple[Node, bool, bytes] | None = None
         # the open blocks: (the innermost open block with a node, None at the top level;
         # pulldown-cmark's name of the block)
         self.stack: list[tuple[Node | None, str]] = [(None, "")]
@@ -275,15 +296,137 @@ class _Outline:
         self.quote_inner: list[int] = []
 
     def read(self) -> Node:
+        """The outline: the document read a window at a time (`markdown_windows`, the
+        rules the reference reads by), each window's events up to where it ends (parsed
+        again for that: pulldown-cmark's events are made as they are taken, and a list
+        of a window's held twice the reference's tokens)."""
+        windows = md_windows.windows(self.text, self.offsets, self.parse, self.tops, self.items)
+        for window, cut in windows:
+            events = pyromark.events_with_range(window, options=_OPTIONS, merge_text=True)
+            stream: Iterator[Any] = events if cut.at is None else islice(events, cut.at)
+            if self.cut_list is not None:
+                stream = self.continue_list(stream)
+            self.read_events(stream)
+            if cut.at is None:
+                if self.pending:
+                    self.settle(len(self.starts) - 1)
+                continue
+            self.block_starts(cut.line - self.first_line)  # (the next block's start ends those before)
+            if cut.in_list:  # (the window starts with that list: `markdown_windows`)
+                node = self.stack[-1][0]
+                assert node is not None and self.head is not None
+                self.cut_list = (node, *self.head)
+            del window, events, stream
+        return self.sections.root
+
+    def parse(self, first: int, end: int, last: bool) -> str:
+        """The text of the window of lines `first` to `end` (`last`: to the document's
+        end), which pulldown-cmark is to read (its bytes and lines kept)."""
+        begin = self.front if first == 0 and 0 < self.front <= end else first
+        self.after_front = begin != first
+        whole, self.whole = self.whole, None  # (a short document read in one window, as it mostly is)
+        if whole is not None and last:
+            self.data, self.starts = whole
+            window = self.text
+        else:
+            offsets = self.offsets
+            window = self.text[offsets[begin] :] if last else self.text[offsets[begin] : offsets[end]]
+            self.data = _encoded(window)
+            self.starts = list(accumulate(map(len, self.data.splitlines(keepends=True)), initial=0))
+        self.first_line = begin
+        self.end_line = len(self.starts) - 1
+        # the character offset of each of the window's line starts in the document
+        self.at = self.offsets[begin : begin + len(self.starts)] if begin else self.offsets
+        return window
+
+    def tops(self, window: str) -> list[md_windows.Top]:
+        """The window's top-level blocks for the window rules, from its events as they
+        come: what each holds is passed over in C (`operator.indexOf`, up to its end
+        event); the items of the list it starts with are kept (`first_items`), and that
+        list's kind and marker (`head`)."""
+        blocks = [md_windows.Top(md_windows.FRONT_MATTER, 0, 0)] if self.after_front else []
+        self.first_items = []
+        self.head = None
+        events: Any = pyromark.events_with_range(window, options=_OPTIONS, merge_text=True)
+        event: Any
+        span: Any
+        value: Any
+        taken = 0  # the events taken so far
+        try:
+            for event, span in events:
+                taken += 1
+                first = self.line_of(span["start"])
+                line = self.first_line + first
+                if event == "Rule":
+                    blocks.append(md_windows.Top(md_windows.RULE, line, taken - 1))
+                    continue
+                opened = event["Start"]  # (no other event stands at the top level)
+                name, value = (opened, None) if opened.__class__ is str else next(iter(opened.items()))
+                blocks.append(md_windows.Top(_WINDOW_KINDS.get(name, md_windows.OTHER), line, taken - 1))
+                if name == "List":
+                    if len(blocks) == 1:
+                        self.head = (value is not None, _list_marker(self.data, span["start"]))
+                    taken = self.list_items(events, taken, len(blocks) == 1)
+                    continue
+                if name == "Heading":
+                    end: Any = {"End": {"Heading": value["level"]}}
+                    if self.line_of(span["end"] - 1) > first:  # a Setext heading: a paragraph to markdown-it
+                        blocks[-1] = md_windows.Top(md_windows.PARAGRAPH, line, taken - 1)
+                else:
+                    end = {"End": {name: value}} if name == "BlockQuote" else {"End": name}
+                taken += indexOf(events, (end, span)) + 1
+        except (KeyError, ValueError, StopIteration):
+            raise Fallback from None
+        return blocks
+
+    def list_items(self, events: Any, taken: int, first_block: bool) -> int:
+        """Take the events of a list's items, up to its end event (`taken`: the events
+        taken, its start the last); the items kept in `first_items` for the list a
+        window starts with. How many events are then taken."""
+        while True:
+            event, span = next(events)
+            taken += 1
+            if event != _ITEM_START:
+                return taken  # (the list's end)
+            if first_block:
+                line = self.first_line + self.line_of(span["start"])
+                self.first_items.append(md_windows.Top(md_windows.OTHER, line, taken - 1))
+            taken += indexOf(events, (_ITEM_END, span)) + 1
+
+    def items(self, window: str) -> list[md_windows.Top]:
+        return self.first_items
+
+    def continue_list(self, stream: Iterator[Any]) -> Iterator[Any]:
+        """The window's events after the last window ended inside a list: if the window
+        starts with a list of its kind and marker, that list goes on (its start event is
+        left out), else the list ends where it was cut."""
+        assert self.cut_list is not None
+        node, ordered, marker = self.cut_list
+        self.cut_list = None
+        head: Any = next(stream, None)
+        opened: Any = head[0].get("Start") if head is not None and head[0].__class__ is dict else None
+        if (
+            opened.__class__ is dict
+            and "List" in opened
+            and (opened["List"] is not None) == ordered
+            and _list_marker(self.data, head[1]["start"]) == marker
+        ):
+            return stream  # (its start event left out)
+        self.stack.pop()
+        self.depth -= 1
+        node.end = self.offset(self.first_line)
+        return stream if head is None else chain((head,), stream)
+
+    def read_events(self, events: Iterator[Any]) -> None:
         """Read the events: a container block's (a list, an item, a block quote, a table)
         open and close its node; a leaf block's start makes its node, and what the block
         holds (its inline events, a row's cells) is passed over in one call up to its end
         event (`operator.indexOf` compares each event in C: they never reach Python code);
         inline events outside leaf blocks only matter as the text of a tight list item."""
-        events = pyromark.events_with_range(self.parsed, options=_OPTIONS, merge_text=True)
         stack = self.stack
         opened: Any
         closed: Any
+        value: Any
         for event, span in events:
             if event.__class__ is dict:
                 opened = event.get("Start")
@@ -320,9 +463,6 @@ class _Outline:
                 continue
             if stack[-1][1] == "Item":  # text of a tight list item
                 self.inline(span)
-        if self.pending:
-            self.settle(len(self.starts) - 1)
-        return self.sections.root
 
     def offset(self, line: int) -> int:
         """The character offset of the document's `line` (its end past the last)."""
@@ -556,6 +696,16 @@ class _Outline:
         raise Fallback  # a block this module does not know
 
 
+# The window rules' kind of each top-level block (`markdown_windows.OTHER` if none); a
+# Setext heading is a paragraph to them (`_Outline.tops`).
+_WINDOW_KINDS = {
+    "Paragraph": md_windows.PARAGRAPH,
+    "List": md_windows.LIST,
+    "Table": md_windows.TABLE,
+    "BlockQuote": md_windows.BLOCKQUOTE,
+}
+_ITEM_START: Any = {"Start": "Item"}
+_ITEM_END: Any = {"End": "Item"}
 # Blocks whose end line is known only after them (see `settle` and `quote_end`).
 _ENDED_LATER = frozenset({"Item", "List", "BlockQuote"})
 # Blocks that hold no block (a row holds cells, whose nodes are the row's), each with its

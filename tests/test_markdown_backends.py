@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from outline_splitter.detectors import markdown
+from benchmarks import scale
+from outline_splitter.detectors import markdown, markdown_fast, markdown_windows
 from tests import conformance
 from tests.conftest import CORPORA, corpus_files
 from tests.markdown_backends import difference, outline_signature
@@ -83,6 +84,7 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("a\n\x0c\nb\n", "a form feed"),
         ("# a\ud800\n\n- b\udfff\n", "lone surrogates (not UTF-8, so no Rust string)"),
         ("```py\rx\r```\r", "a lone carriage return"),
+        ("# \x00\n", "a NUL, which markdown-it reads as U+FFFD (in a heading's title)"),
         ("[0]: /u\n-\n", "an empty list item"),
         ("[0]:0\n\t0\n", "a link reference definition, then a line indented further"),
         ("[x]: /u\n3) c\n", "a link reference definition, then an ordered list that does not start at 1"),
@@ -98,7 +100,6 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("a\nb|c\n-|-\n", "a table that interrupts a paragraph (markdown-it's does)"),
         ("> a\n> b|c\n> -|-\n", "the same in a block quote"),
         ("- a\n  b|c\n  -|-\n", "the same in a tight list item's text"),
-        ("# h\n\n" + "word " * 250_000, "longer than MAX_CHARS"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -114,11 +115,10 @@ def test_a_long_document_has_the_reference_outline_in_no_more_memory_than_the_re
     # reference does with its windows of tokens
     import tracemalloc
 
-    from outline_splitter.detectors import markdown_fast
-
     items = "".join(f"- item {n}\n" + ("\n  more\n" if n % 7 == 0 else "") for n in range(3000))
     text = f"# List\n\n{items}\n> quote\n>\n> - in it\n\n\n" + "".join(f"Paragraph {n}.\n\n" for n in range(3000))
-    assert len(text) < markdown_fast.MAX_CHARS
+    assert len(text.splitlines()) > markdown_windows.WINDOW_LINES  # (read in windows)
+    assert markdown.detect_markdown_fast(text) is not None
     assert difference(text) is None
     peaks = []
     for detect in (markdown.detect_markdown_fast, markdown.detect_markdown_reference):
@@ -163,3 +163,70 @@ def test_generated_documents_have_the_reference_outline(front, text):
     # front matter as mdit-py-plugins reads it: closed by as many `-` or more, or by `...`
     text = front + text
     assert difference(text) is None, text
+
+
+# -- long documents: both backends read them in the same windows (markdown_windows) ------
+
+
+def _windows(patch: pytest.MonkeyPatch, chars: int, lines: int) -> list[int]:
+    """Windows of `chars` characters or `lines` lines for both backends; the list
+    gathers the first line of each window the fast backend parses."""
+    patch.setattr(markdown_windows, "WINDOW_CHARS", chars)
+    patch.setattr(markdown_windows, "WINDOW_LINES", lines)
+    firsts: list[int] = []
+    parse = markdown_fast._Outline.parse
+
+    def counted(self, first, end, last):
+        firsts.append(first)
+        return parse(self, first, end, last)
+
+    patch.setattr(markdown_fast._Outline, "parse", counted)
+    return firsts
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=markdown_document(),
+    front=st.sampled_from(["", "---\ntitle: x\n---\n\n", "---\n", "---\n\n# a\n\n---\n", "Title\n"]),
+    chars=st.sampled_from([1, 7, 40, 300]),
+    lines=st.sampled_from([1, 3, 1024]),
+)
+def test_a_document_read_in_windows_has_the_reference_outline_in_the_same_windows(text, front, chars, lines):
+    text = front + text
+    with pytest.MonkeyPatch.context() as patch:
+        _windows(patch, chars, lines)
+        assert difference(text) is None, text
+
+
+_ITEMS = ["a", "b\n  continued", "c\nlazy line", "d\n\n  a second paragraph", "e\n  - nested\n  - nested too",
+          "f\n  ```\n  - not an item\n  ```", "g\n\n", "Title\n  ---", "h\n  > quoted"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    bodies=st.lists(st.sampled_from(_ITEMS), min_size=8, max_size=30),
+    marker=st.sampled_from(["-", "*", "1.", "3)"]),
+    other=st.sampled_from(["", "+ another list", "1) another list", "# after", "---", "    code", "text"]),
+    chars=st.sampled_from([1, 5, 60]),
+)
+def test_a_long_list_read_in_windows_has_the_reference_outline(bodies, marker, other, chars):
+    # two short items first: the first window surely ends inside the list
+    text = "\n".join(f"{marker} {body}" for body in ["a", "a", *bodies]) + "\n" + other + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        firsts = _windows(patch, chars, 1024)
+        assert markdown.detect_markdown_fast(text) is not None
+        assert difference(text) is None, text
+    assert len(firsts) > 1
+
+
+@pytest.mark.parametrize("kind", [kind for kind in scale.KINDS if kind.doc_type == "markdown"], ids=lambda k: k.name)
+def test_the_scaling_benchmark_documents_have_the_reference_outline_in_windows(kind):
+    text = kind.make(256 * 1024)
+    for chars, lines in ((16 * 1024, 64), (4096, 1 << 20)):
+        with pytest.MonkeyPatch.context() as patch:
+            firsts = _windows(patch, chars, lines)
+            fast = markdown.detect_markdown_fast(text)
+            assert fast is not None
+            assert outline_signature(fast) == outline_signature(markdown.detect_markdown_reference(text))
+        # (the table is one block: its window grows past it once, and reads it whole)
+        assert len(firsts) > (1 if kind.make is scale.wide_table else 8), (chars, lines)

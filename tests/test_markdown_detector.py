@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from outline_splitter.detectors import markdown, markdown_outline
+from outline_splitter.detectors import markdown, markdown_outline, markdown_windows
 from outline_splitter.detectors.markdown import detect_markdown
 from outline_splitter.nodes import Node, Trait, apply_traits, check_outline, mark_lead_ins
 from tests.conftest import corpus_files
@@ -195,7 +195,7 @@ def _windowed(text: str, window: int) -> tuple[list[tuple[object, ...]], int]:
         return setext(*args)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(markdown, "_WINDOW_CHARS", window)
+        patch.setattr(markdown_windows, "WINDOW_CHARS", window)
         patch.setattr(markdown, "_setext_headings", counted)
         # (markdown-it-py's windows: the reference backend, whatever else is installed)
         return _outline_signature(markdown.detect_markdown_reference(text)), windows
@@ -254,8 +254,8 @@ def test_a_long_list_parsed_in_windows_has_the_outline_of_one_parse(bodies, mark
 def test_a_long_list_is_parsed_a_bounded_number_of_lines_at_a_time():
     # markdown-it's tokens come by lines (five for each line of a tight list): a window
     # holds at most _WINDOW_LINES of them however short they are
-    text = "".join(f"- item {n}\n" for n in range(5 * markdown._WINDOW_LINES))
-    outline, windows = _windowed(text, markdown._WINDOW_CHARS)
+    text = "".join(f"- item {n}\n" for n in range(5 * markdown_windows.WINDOW_LINES))
+    outline, windows = _windowed(text, markdown_windows.WINDOW_CHARS)
     assert windows >= 5
     assert outline == _outline_signature(detect_markdown(text))
 
