@@ -199,14 +199,14 @@ class _AtomCollector:
             except StopIteration:
                 stack.pop()
                 continue
-            if isinstance(visit, Barrier):  # (the walk makes BARRIERs alone)
-                self.barrier()
-            elif isinstance(visit, Cut):
-                self.cut()
-            else:
+            if type(visit) is tuple:  # (mostly: one test a visit, not two)
                 parts = self.visit(*visit)
                 if parts is not None:
                     stack.append(parts)
+            elif isinstance(visit, Barrier):  # (the walk makes BARRIERs alone)
+                self.barrier()
+            else:
+                self.cut()
         return self.atoms
 
     def barrier(self) -> None:
@@ -334,7 +334,7 @@ def paragraphs(source: str, start: int, end: int) -> list[Span]:
 def group_separated(children: list[Node]) -> list[Node]:
     """`children` with each separator and the siblings after it (up to the next
     separator) made one `SeparatorGroup`; `children` itself when none is a separator."""
-    if not any(Trait.SEPARATOR in child.traits for child in children):
+    if not any(child.traits._value_ & TraitBit.SEPARATOR for child in children):  # (per broken node: a bit test)
         return children
     out: list[Node] = []
     groups: list[list[Node]] = []

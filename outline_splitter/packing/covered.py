@@ -28,18 +28,16 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
     document order (none for text outside every section)."""
     kinds: set[str] = set()
     add_kind = kinds.add
-    out: list[_Path] = []
-    seen: set[_Path] = set()
-
-    def add(path: _Path) -> None:
-        if path and path not in seen:
-            seen.add(path)
-            out.append(path)
-
+    # (a dict's keys are a set in the order first added: the paths each once, in order)
+    out: dict[_Path, None] = {}
     bases: dict[Ancestry, _Path] = {}  # by identity: atoms of one parent share their chain
+    link: Ancestry | None = None
+    base: _Path = ()
     for atom in span.atoms:
         node = atom.node
-        base = _chain_path(atom.ancestors, bases)
+        if atom.ancestors is not link:  # (mostly a chunk's atoms are siblings: read once)
+            link = atom.ancestors
+            base = _chain_path(link, bases)
         if node.traits._value_ & TraitBit.PARAGRAPHS and node.expand is not None:
             add_kind(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
         elif atom.piece or not node.children:
@@ -47,13 +45,13 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
             if node.unbuilt_kinds and node.expand is not None:
                 kinds.update(node.unbuilt_kinds)
         title = None if atom.piece else _title(node)
-        if title is None:  # a whole section says its own path, below
-            add(base)
+        if title is None and base:  # a whole section says its own path, below
+            out[base] = None
         if atom.piece or not node.children:
             if title is not None:
-                add((*base, title))
+                out[(*base, title)] = None
         else:
-            _walk_whole(node, base, add_kind, add)
+            _walk_whole(node, base, add_kind, out.setdefault)
     return kinds, [list(path) for path in out]
 
 
