@@ -300,9 +300,11 @@ class _AtomCollector:
                     if child is None and gap_traits and _CLOSER.fullmatch(self.view.source, a, b):
                         traits |= Trait.TRAILS  # one line of a word at most after the last part: `}`, `end`
                     yield (Node(GAP, a, b, traits=traits), a, b, inner)
-            if child is not None:
-                yield (child, max(child.start, start), min(child.end, end), inner)
-                cursor = max(cursor, child.end)
+            if child is not None:  # (its span within the parent's; no call of min and max a child)
+                child_start, child_end = child.start, child.end
+                within = start if child_start < start else child_start
+                yield (child, within, end if child_end > end else child_end, inner)
+                cursor = child_end if child_end > cursor else cursor
 
 
 def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | Barrier]:

@@ -51,20 +51,21 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
             if title is not None:
                 out[(*base, title)] = None
         else:
-            _walk_whole(node, base, add_kind, out.setdefault)
-    return kinds, [list(path) for path in out]
+            _walk_whole(node, base, kinds, out.setdefault)
+    return kinds, list(map(list, out))
 
 
-def _walk_whole(node: Node, base: _Path, add_kind: Callable[[str], None], add_path: Callable[[_Path], None]) -> None:
-    """The kinds and section paths of a whole atom's subtree (not built parts: deferred
-    parts hold none, and their kinds are named only where a node knows them, its
-    `unbuilt_kinds`), in document order."""
+def _walk_whole(node: Node, base: _Path, kinds: set[str], add_path: Callable[[_Path], None]) -> None:
+    """The kinds (added to `kinds`) and section paths of a whole atom's subtree (not
+    built parts: deferred parts hold none, and their kinds are named only where a node
+    knows them, its `unbuilt_kinds`), in document order."""
+    add_kind, update_kinds = kinds.add, kinds.update
     stack: list[tuple[Node, _Path]] = [(node, base)]
     while stack:
         node, path = stack.pop()
         add_kind(node.kind)
-        for kind in node.unbuilt_kinds if node.expand is not None else ():
-            add_kind(kind)
+        if node.expand is not None:
+            update_kinds(node.unbuilt_kinds)
         title = _title(node)
         if title is not None:
             path = (*path, title)
@@ -75,8 +76,8 @@ def _walk_whole(node: Node, base: _Path, add_kind: Callable[[str], None], add_pa
                 stack.append((child, path))
             else:
                 add_kind(child.kind)
-                for kind in child.unbuilt_kinds if child.expand is not None else ():
-                    add_kind(kind)
+                if child.expand is not None:
+                    update_kinds(child.unbuilt_kinds)
 
 
 def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:
