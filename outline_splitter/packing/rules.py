@@ -26,7 +26,7 @@ TRAILS = -1
 def side(atom: Atom, view: ChunkView) -> int:
     """`LEADS` if `atom` stays with the chunk after it, `TRAILS` if with the chunk before
     it, 0 if a cut may fall on either side of it."""
-    if atom.leading:
+    if not atom.piece and atom.node.traits._value_ & TraitBit.LEADS:  # (`Atom.leading`, read here without a call)
         return LEADS
     blank = view.blank_side(atom.start, atom.end)
     return LEADS if blank > 0 else TRAILS if blank < 0 else 0
