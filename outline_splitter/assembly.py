@@ -74,11 +74,17 @@ class Assembly:
         self.source = source
         self._lines = LineIndex(text)
 
-    def shared(self, start: int, end: int, number: int | None = None) -> dict[str, Any]:
+    def shared(
+        self, start: int, end: int, number: int | None = None, keys: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The keys that a chunk spanning `[start, end)` has whatever its role: its lines,
         `doc_type`, `output` (formats with more than one mode), its `chunk_number` (leaves)
-        and `pages` (with `page_markers`)."""
-        keys: dict[str, Any] = {**self._lines.lines(start, end), "doc_type": self.doc_type}
+        and `pages` (with `page_markers`); added to `keys` where given (a leaf's metadata:
+        no dict of their own made and merged a chunk)."""
+        if keys is None:
+            keys = {}
+        keys["start_line"], keys["end_line"] = self._lines.lines(start, end)
+        keys["doc_type"] = self.doc_type
         if self.output is not None:
             keys["output"] = self.output
         if number is not None:
@@ -100,7 +106,7 @@ class Assembly:
             text = self.view.text(span.start, span.end)
             metadata = reader.read(span, index, text)
             number = numbers[metadata["title"]] = numbers.get(metadata["title"], 0) + 1
-            metadata.update(self.shared(span.start, span.end, number))
+            self.shared(span.start, span.end, number, metadata)
             drafts.append(Draft(text, span.start, span.end, span.token_count, metadata, edges, span.after_cut))
         return drafts
 

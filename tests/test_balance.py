@@ -18,6 +18,7 @@ from outline_splitter import OutlineTextSplitter
 from outline_splitter.demo import SAMPLE
 from outline_splitter.packing.atoms import BARRIER
 from outline_splitter.packing.balance import _insert_barriers, balanced_cuts
+from outline_splitter.tokens.counters import DocumentCounters
 from tests.conftest import corpus_files
 from tests.invariants import assert_source_chunks
 
@@ -139,3 +140,22 @@ def test_every_list_that_fits_is_kept_whole_on_html_web(budget):
         whole, fit = figures.kept_whole(structure_for("html", text, count).units, "list", streams, budget)
         kept, eligible = kept + whole, eligible + fit
     assert eligible > 300 and kept == eligible
+
+
+@pytest.mark.parametrize("doc_type", ["markdown", "html"])
+def test_sides_of_a_run_are_each_atoms_side(doc_type):
+    # the plan reads `rules.sides` (one loop over a run); it must say what `rules.side`
+    # says of each atom: headings and lead-ins lead, start tags lead, end tags trail
+    from outline_splitter.packing.atoms import Atom, collect_atoms
+    from outline_splitter.packing.rules import LEADS, TRAILS, side, sides
+    from outline_splitter.registry import resolve_doc_type
+
+    splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=64)
+    text = _menu_page() if doc_type == "html" else SAMPLE.read_text(encoding="utf-8")
+    fmt = resolve_doc_type(doc_type)
+    root = splitter._mark(text, splitter._detect(text, fmt), fmt, None)
+    view = splitter._view(text, root, fmt, "source", DocumentCounters(splitter.tokenizer, text, False, "slow"))
+    run = [atom for atom in collect_atoms(root, view, 64, 64) if isinstance(atom, Atom)]
+    expected = [side(atom, view) for atom in run]
+    assert [value - 1 for value in sides(run, view)] == expected
+    assert LEADS in expected and (doc_type == "markdown" or TRAILS in expected)

@@ -199,14 +199,14 @@ class _AtomCollector:
             except StopIteration:
                 stack.pop()
                 continue
-            if isinstance(visit, Barrier):  # (the walk makes BARRIERs alone)
-                self.barrier()
-            elif isinstance(visit, Cut):
-                self.cut()
-            else:
+            if type(visit) is tuple:  # (mostly: one test a visit, not two)
                 parts = self.visit(*visit)
                 if parts is not None:
                     stack.append(parts)
+            elif isinstance(visit, Barrier):  # (the walk makes BARRIERs alone)
+                self.barrier()
+            else:
+                self.cut()
         return self.atoms
 
     def barrier(self) -> None:
@@ -300,9 +300,11 @@ class _AtomCollector:
                     if child is None and gap_traits and _CLOSER.fullmatch(self.view.source, a, b):
                         traits |= Trait.TRAILS  # one line of a word at most after the last part: `}`, `end`
                     yield (Node(GAP, a, b, traits=traits), a, b, inner)
-            if child is not None:
-                yield (child, max(child.start, start), min(child.end, end), inner)
-                cursor = max(cursor, child.end)
+            if child is not None:  # (its span within the parent's; no call of min and max a child)
+                child_start, child_end = child.start, child.end
+                within = start if child_start < start else child_start
+                yield (child, within, end if child_end > end else child_end, inner)
+                cursor = child_end if child_end > cursor else cursor
 
 
 def collect_atoms(root: Node, view: ChunkView, chunk_size: int, max_chunk_size: int) -> list[Atom | Cut | Barrier]:
@@ -334,7 +336,7 @@ def paragraphs(source: str, start: int, end: int) -> list[Span]:
 def group_separated(children: list[Node]) -> list[Node]:
     """`children` with each separator and the siblings after it (up to the next
     separator) made one `SeparatorGroup`; `children` itself when none is a separator."""
-    if not any(Trait.SEPARATOR in child.traits for child in children):
+    if not any(child.traits._value_ & TraitBit.SEPARATOR for child in children):  # (per broken node: a bit test)
         return children
     out: list[Node] = []
     groups: list[list[Node]] = []

@@ -37,7 +37,8 @@ from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, BEHIND, Atom, Barrier, Cut
-from outline_splitter.packing.rules import carried_on, leading_tail, shows_nothing, side
+from outline_splitter.packing.rules import carried_on, leading_tail, shows_nothing
+from outline_splitter.packing.rules import sides as rules_sides
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
@@ -178,7 +179,7 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int, carried: int) -> se
     # functions) was the peak of its split
     prefix = _prefix_sums(_sizes(run, view, chunk_size))
     depth = _narrowed(_indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run)))))
-    sides = bytearray(side(atom, view) + 1 for atom in run)  # (rules.side, 0 to 2: a byte each)
+    sides = rules_sides(run, view)  # (rules.side, 0 to 2: a byte each)
     # no chunk ends with what leads, nor starts with what trails (a byte each, not a list's 8)
     allowed = bytearray(1)
     allowed += bytearray(i > carried and sides[i - 1] <= 1 <= sides[i] for i in range(1, len(run)))

@@ -28,18 +28,16 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
     document order (none for text outside every section)."""
     kinds: set[str] = set()
     add_kind = kinds.add
-    out: list[_Path] = []
-    seen: set[_Path] = set()
-
-    def add(path: _Path) -> None:
-        if path and path not in seen:
-            seen.add(path)
-            out.append(path)
-
+    # (a dict's keys are a set in the order first added: the paths each once, in order)
+    out: dict[_Path, None] = {}
     bases: dict[Ancestry, _Path] = {}  # by identity: atoms of one parent share their chain
+    link: Ancestry | None = None
+    base: _Path = ()
     for atom in span.atoms:
         node = atom.node
-        base = _chain_path(atom.ancestors, bases)
+        if atom.ancestors is not link:  # (mostly a chunk's atoms are siblings: read once)
+            link = atom.ancestors
+            base = _chain_path(link, bases)
         if node.traits._value_ & TraitBit.PARAGRAPHS and node.expand is not None:
             add_kind(PARAGRAPH)  # paragraphs not built as nodes are paragraphs all the same
         elif atom.piece or not node.children:
@@ -47,26 +45,27 @@ def covered(span: PackedSpan) -> tuple[set[str], list[list[str]]]:
             if node.unbuilt_kinds and node.expand is not None:
                 kinds.update(node.unbuilt_kinds)
         title = None if atom.piece else _title(node)
-        if title is None:  # a whole section says its own path, below
-            add(base)
+        if title is None and base:  # a whole section says its own path, below
+            out[base] = None
         if atom.piece or not node.children:
             if title is not None:
-                add((*base, title))
+                out[(*base, title)] = None
         else:
-            _walk_whole(node, base, add_kind, add)
-    return kinds, [list(path) for path in out]
+            _walk_whole(node, base, kinds, out.setdefault)
+    return kinds, list(map(list, out))
 
 
-def _walk_whole(node: Node, base: _Path, add_kind: Callable[[str], None], add_path: Callable[[_Path], None]) -> None:
-    """The kinds and section paths of a whole atom's subtree (not built parts: deferred
-    parts hold none, and their kinds are named only where a node knows them, its
-    `unbuilt_kinds`), in document order."""
+def _walk_whole(node: Node, base: _Path, kinds: set[str], add_path: Callable[[_Path], None]) -> None:
+    """The kinds (added to `kinds`) and section paths of a whole atom's subtree (not
+    built parts: deferred parts hold none, and their kinds are named only where a node
+    knows them, its `unbuilt_kinds`), in document order."""
+    add_kind, update_kinds = kinds.add, kinds.update
     stack: list[tuple[Node, _Path]] = [(node, base)]
     while stack:
         node, path = stack.pop()
         add_kind(node.kind)
-        for kind in node.unbuilt_kinds if node.expand is not None else ():
-            add_kind(kind)
+        if node.expand is not None:
+            update_kinds(node.unbuilt_kinds)
         title = _title(node)
         if title is not None:
             path = (*path, title)
@@ -77,8 +76,8 @@ def _walk_whole(node: Node, base: _Path, add_kind: Callable[[str], None], add_pa
                 stack.append((child, path))
             else:
                 add_kind(child.kind)
-                for kind in child.unbuilt_kinds if child.expand is not None else ():
-                    add_kind(kind)
+                if child.expand is not None:
+                    update_kinds(child.unbuilt_kinds)
 
 
 def _chain_path(link: Ancestry | None, bases: dict[Ancestry, _Path]) -> _Path:

@@ -42,7 +42,7 @@ class LineIndex:
         self._position, self._line = position, line
         return line
 
-    def lines(self, start: int, end: int) -> dict[str, int]:
+    def lines(self, start: int, end: int) -> tuple[int, int]:
         """`start_line` and `end_line` of the span `[start, end)`: the lines of its first
         and last characters (an empty span is on the line of `start`)."""
-        return {"start_line": self.line_of(start), "end_line": self.line_of(max(start, end - 1))}
+        return self.line_of(start), self.line_of(max(start, end - 1))

@@ -26,10 +26,24 @@ TRAILS = -1
 def side(atom: Atom, view: ChunkView) -> int:
     """`LEADS` if `atom` stays with the chunk after it, `TRAILS` if with the chunk before
     it, 0 if a cut may fall on either side of it."""
-    if atom.leading:
+    if not atom.piece and atom.node.traits._value_ & TraitBit.LEADS:  # (`Atom.leading`, read here without a call)
         return LEADS
     blank = view.blank_side(atom.start, atom.end)
     return LEADS if blank > 0 else TRAILS if blank < 0 else 0
+
+
+def sides(atoms: list[Atom], view: ChunkView) -> bytearray:
+    """`side` of each of `atoms`, plus 1 (0 to 2: a byte each), in one loop that tells a
+    leading atom by its bit (a run's planning asks it of every atom)."""
+    blank_side = view.blank_side
+    out = bytearray(len(atoms))
+    for i, atom in enumerate(atoms):
+        if not atom.piece and atom.node.traits._value_ & TraitBit.LEADS:
+            out[i] = LEADS + 1
+        else:
+            blank = blank_side(atom.start, atom.end)
+            out[i] = LEADS + 1 if blank > 0 else TRAILS + 1 if blank < 0 else 1
+    return out
 
 
 def may_cut_between(before: Atom, after: Atom, view: ChunkView) -> bool:
