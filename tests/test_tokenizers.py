@@ -116,6 +116,25 @@ def _token_ends(encoding, text):
 def test_sync_points_are_token_boundaries_of_every_span_around_them(cl100k, text, data):
     # The theory behind TokenIndex, checked directly: the plain-encode fallback would
     # otherwise hide a wrong sync point behind correct (but slow) counts.
+    _check_sync_points(cl100k, text, data)
+
+
+# Letters and numbers of other scripts around punctuation (CJK prose and its full stops,
+# Devanagari letters, vowel signs and danda, Arabic letters, digits and comma, `café,`),
+# and characters Python 3.11's Unicode database has not assigned (U+0378, and U+31350, a
+# CJK ideograph since Unicode 15): a letter to a newer tiktoken, so no sync point
+NON_ASCII_PROSE = (
+    "图为近影。出国前：考题？，、「」（）！ नमस्कार।॥ि مرحبا،٣٤٥؟ café,ß.…—“”«»¿²½ \n\u3000" "\u0378\U00031350"
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list(NON_ASCII_PROSE)), max_size=120), data=st.data())
+def test_sync_points_next_to_non_ascii_letters_are_token_boundaries_of_every_span_around_them(cl100k, text, data):
+    _check_sync_points(cl100k, text, data)
+
+
+def _check_sync_points(cl100k, text, data):
     index = cl100k.index(text)
     encoding = cl100k.encoding
     points = {p for p in range(1, len(text)) if index._is_sync(p)}

@@ -15,6 +15,7 @@ sees another character there than the document does.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -38,12 +39,35 @@ class SyncRule(NamedTuple):
 # from a letter into anything but letters: a run of letters is possessive; and a piece
 # holding a digit holds digits only. The last two rules give markup, minified code and
 # number lists, `class="a"`, `f(x);`, `[97980687,98151207]`, the sync points their few
-# spaces do not).
+# spaces do not); and right after any letter or number before punctuation or a symbol
+# (`_PUNCTUATION`: a run of letters or of digits ends there, so CJK prose, a full stop
+# or a full-width comma after ideographs, and words that end in a non-ASCII letter,
+# `café,`, have sync points between their spaces: a CJK text with none but its line
+# starts counted most of a chunk's span again with a plain encode).
 CL100K_PATTERNS = frozenset(
     {
         r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",  # noqa: E501
     }
 )
+
+
+# Punctuation and symbols (general categories P and S in Python's Unicode database) of
+# ASCII, Latin-1, general, CJK and full-width punctuation and the Arabic and Devanagari
+# full stops: characters that are no letter, number or white space to cl100k's pattern in
+# any Unicode version (a character not yet assigned in Python's database may be a letter
+# to tiktoken's, so none is named here).
+_PUNCTUATION_RANGES = (
+    (0x21, 0x7E), (0xA1, 0xBF), (0xD7, 0xD7), (0xF7, 0xF7), (0x60C, 0x60C), (0x61B, 0x61B), (0x61F, 0x61F),
+    (0x6D4, 0x6D4), (0x964, 0x965), (0x2010, 0x205E), (0x3001, 0x303F), (0xFF01, 0xFF65),
+)  # fmt: skip
+_PUNCTUATION = frozenset(
+    chr(code)
+    for first, last in _PUNCTUATION_RANGES
+    for code in range(first, last + 1)
+    if unicodedata.category(chr(code))[0] in "PS"
+)
+# the non-ASCII ones, as the inside of a character class
+_OTHER_PUNCTUATION = "".join(map(re.escape, sorted(mark for mark in _PUNCTUATION if mark > "\x7f")))
 
 
 def _cl100k_is_sync(text: str, pos: int) -> bool:
@@ -53,8 +77,11 @@ def _cl100k_is_sync(text: str, pos: int) -> bool:
     if before in _ASCII_LETTERS:
         return not after.isalpha() and not "\ud800" <= after <= "\udfff"
     if before in _ASCII_DIGITS:
-        return after < "\x80" and after not in _ASCII_DIGITS
-    return (before == "\n" or before == "\r") and not "\ud800" <= after <= "\udfff"
+        return (after < "\x80" and after not in _ASCII_DIGITS) or after in _PUNCTUATION
+    if before == "\n" or before == "\r":
+        return not "\ud800" <= after <= "\udfff"
+    # (asked first whether `before` is ASCII: code and markup ask at every character)
+    return before > "\x7f" and after in _PUNCTUATION and before.isalnum()
 
 
 # The first of cl100k's rules alone: right after a line break, before a character that
@@ -66,7 +93,8 @@ CL100K = SyncRule(
     _cl100k_is_sync,
     re.compile(
         CL100K_LINE_STARTS.pattern + r"|(?<=[^\W_])(?=\s)"
-        r"|(?<=[A-Za-z])(?=[\W\d_])(?![\ud800-\udfff])|(?<=[0-9])(?=[\x00-/:-\x7f])"
+        r"|(?<=[A-Za-z])(?=[\W\d_])(?![\ud800-\udfff])|(?<=[0-9])(?=[\x00-/:-\x7f" + _OTHER_PUNCTUATION + "])"
+        r"|(?<=[^\x00-\x7f])(?<=[^\W_])(?=[" + _OTHER_PUNCTUATION + "])"
     ),
 )
 
