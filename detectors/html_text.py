@@ -55,6 +55,8 @@ _FOLD = re.compile(r"([ \t\n\r\f\x00][ \t\n\r\f\x00]*+(?<![^ \t\n\r\f\x00] )(?<!
 # nothing: no-break and other Unicode spaces, zero-width characters.
 BLANK = " \n\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b\u202f\u205f\u3000\ufeff"
 _LINE_BREAKS = frozenset(BREAKS - HIDDEN)
+# The tags whose start and end tags the extraction does something for (CDATA's name is "").
+_MARKED = _LINE_BREAKS | HIDDEN_INLINE | PREFORMATTED
 
 
 def _decoded_length(entity: str) -> int:
@@ -308,8 +310,9 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
                 add_piece(segment)
                 add_base(cursor)
         cursor = end
-        if kind == CDATA and not hidden:
-            add(start, end, decode=False)  # CDATA in foreign content is text as written
+        if name not in _MARKED:  # (mostly: an inline tag, a comment, raw text: nothing more to do)
+            if kind == CDATA and not hidden:
+                add(start, end, decode=False)  # CDATA in foreign content is text as written
         elif kind in (START, END):
             if name in HIDDEN_INLINE:
                 hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
