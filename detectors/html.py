@@ -26,6 +26,8 @@ broken-down parts below that id.
 from __future__ import annotations
 
 import re
+from itertools import compress
+from operator import itemgetter
 
 from outline_splitter import kinds
 from outline_splitter.detectors.html_scan import END, START, tokens
@@ -248,7 +250,11 @@ class _TreeBuilder:
         if name in VOID:
             node.end = end
         else:
-            self.open_at.setdefault(name, []).append(len(stack))
+            opened = self.open_at.get(name)  # (not `setdefault`, which makes a list each time)
+            if opened is None:
+                self.open_at[name] = [len(stack)]
+            else:
+                opened.append(len(stack))
             stack.append((name, node))
 
     def close(self, name: str, start: int, end: int) -> None:
@@ -263,13 +269,20 @@ def detect_html(text: str) -> Node:
     """Outline of an HTML document or fragment (see the module docstring)."""
     builder = _TreeBuilder(text)
     open_element, close_element = builder.open, builder.close
-    for kind, start, end, name in tokens(text):
-        if name not in BLOCK:
-            continue  # inline elements, comments, raw text: no node
+    stack, open_at, inner_end = builder.stack, builder.open_at, builder.inner_end
+    markup = tokens(text)
+    # (the tokens of blocks picked in C: inline elements, comments, raw text make no node)
+    for kind, start, end, name in compress(markup, map(BLOCK.__contains__, map(itemgetter(3), markup))):
         if kind == START:
             open_element(name, start, end)
         elif kind == END and name not in ("body", "html"):  # body and html stay open to the end
-            close_element(name, start, end)
+            if stack and stack[-1][0] == name:  # (mostly the innermost element's: `close_from` without a call)
+                node = stack.pop()[1]
+                open_at[name].pop()
+                node.end = end
+                inner_end[id(node)] = start
+            else:
+                close_element(name, start, end)
     for _, node in builder.stack:
         builder.inner_end[id(node)] = len(text)
     for heading, label in builder.headings:
@@ -304,14 +317,15 @@ def _finish(root: Node, inner_end: dict[int, int], text: str) -> list[Node]:
     leaves (`nodes.mark_lead_ins`), in one walk; returns the tables."""
     tables: list[Node] = []
     stack = [root]
+    prose, table, heading_kind = TraitBit.PROSE, kinds.TABLE, kinds.HEADING  # (names looked up once)
     while stack:
         node = stack.pop()
         children = node.children
         if not children:
-            if node.traits._value_ & TraitBit.PROSE and leads_in(text, node.start, node.end):
+            if node.traits._value_ & prose and leads_in(text, node.start, node.end):
                 node.traits |= Trait.LEADS
             continue
-        if node.kind == kinds.TABLE:
+        if node.kind == table:
             tables.append(node)
         tag = node.meta.get("tag")
         numbered = node is root or tag is not None  # (the children of a section made here were numbered)
@@ -321,11 +335,13 @@ def _finish(root: Node, inner_end: dict[int, int], text: str) -> list[Node]:
             child_tag = child.meta.get("tag")
             if numbered and child_tag is not None and child_tag not in _UNNAMED:
                 label = child.label
-                if label is None or label.id is None:
+                if label is None:
                     counts[child_tag] = count = counts.get(child_tag, 0) + 1
-                    label = child.label = label or Label()
+                    child.label = Label(part=f"{child_tag}-{count}")
+                elif label.id is None:
+                    counts[child_tag] = count = counts.get(child_tag, 0) + 1
                     label.part = f"{child_tag}-{count}"
-            if not heading and (child.kind == kinds.HEADING or child_tag in _HOLDS_HEADING):
+            if not heading and (child.kind == heading_kind or child_tag in _HOLDS_HEADING):
                 heading = _heading_in(child) is not None
         if heading and tag not in _HEADING_HOLDERS:  # a holder's heading titles its parent's section
             _sectionize(node, inner_end.get(id(node), node.end))

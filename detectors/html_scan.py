@@ -25,7 +25,7 @@ Tokens come in document order and never overlap; text is whatever lies between t
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
 START = 1  # a start tag: (START, start, end, name)
@@ -91,55 +91,68 @@ def _script_end(source: str, pos: int) -> int:
 def scan(source: str) -> Iterator[Token]:
     """The markup tokens of `source` in document order (see the module docstring).
     Tag names are lower-cased."""
-    search = _TOKEN.search
+    return iter(_scan(source))
+
+
+def _scan(source: str) -> list[Token]:
+    """`scan`'s tokens as a list. The expression's matches come from one `finditer`,
+    which keeps its state from match to match (a `search` a token set it up anew, half
+    the scan's time); it is begun again only past a raw-text element's content and a
+    bogus comment, whose ends the expression does not find."""
+    out: list[Token] = []
+    add = out.append
+    finditer = _TOKEN.finditer
     pos = 0
     length = len(source)
     foreign = 0  # depth of open `svg` and `math` elements
     while pos < length:
-        match = search(source, pos)
-        if match is None:
-            return
-        start, end = match.span()
-        name, ended, end_name, end_ended, cdata = match.groups()  # (one call, not one a group)
-        if name is not None and ended is None:
-            yield OTHER, start, length, ""
-            return
-        if name is not None:
-            name = name.lower()
-            yield START, start, end, name
-            if name in FOREIGN and not source.endswith("/>", start, end):
-                foreign += 1
-            elif name in RAW_TEXT:
-                end = yield from _raw_text(source, name, end)
-                if end < 0:
-                    return
-        elif end_name is not None:
-            if end_ended is None:
-                yield OTHER, start, length, ""
-                return
-            name = end_name.lower()
-            if name in FOREIGN and foreign:
-                foreign -= 1
-            yield END, start, end, name
-        elif cdata is not None and foreign:
-            closed = source.endswith("]]>", start + 9, end)
-            yield OTHER, start, start + 9, ""
-            if end - (3 if closed else 0) > start + 9:
-                yield CDATA, start + 9, end - (3 if closed else 0), ""
-            if closed:
-                yield OTHER, end - 3, end, ""
-        elif end == length == start + 2 and source.endswith("</"):
-            return  # `</` cut off by the end of the document is text (the tokenizer emits it)
-        else:
-            if cdata is not None:  # a bogus comment in HTML content
+        for match in finditer(source, pos):
+            start, end = match.span()
+            name, ended, end_name, end_ended, cdata = match.groups()  # (one call, not one a group)
+            if name is not None:
+                if ended is None:
+                    add((OTHER, start, length, ""))
+                    return out
+                name = name.lower()
+                add((START, start, end, name))
+                if name in FOREIGN and not source.endswith("/>", start, end):
+                    foreign += 1
+                elif name in RAW_TEXT:
+                    pos = _raw_text(source, name, end, add)
+                    if pos < 0:
+                        return out
+                    break  # (begun again past the content)
+            elif end_name is not None:
+                if end_ended is None:
+                    add((OTHER, start, length, ""))
+                    return out
+                name = end_name.lower()
+                if name in FOREIGN and foreign:
+                    foreign -= 1
+                add((END, start, end, name))
+            elif cdata is not None and foreign:
+                closed = source.endswith("]]>", start + 9, end)
+                add((OTHER, start, start + 9, ""))
+                if end - (3 if closed else 0) > start + 9:
+                    add((CDATA, start + 9, end - (3 if closed else 0), ""))
+                if closed:
+                    add((OTHER, end - 3, end, ""))
+            elif end == length == start + 2 and source.endswith("</"):
+                return out  # `</` cut off by the end of the document is text (the tokenizer emits it)
+            elif cdata is not None:  # a bogus comment in HTML content: it ends at the next `>`
                 close = source.find(">", start)
-                end = close + 1 if close >= 0 else length
-            yield OTHER, start, end, ""
-        pos = end
+                pos = close + 1 if close >= 0 else length
+                add((OTHER, start, pos, ""))
+                break
+            else:
+                add((OTHER, start, end, ""))
+        else:
+            return out
+    return out
 
 
-def _raw_text(source: str, name: str, end: int) -> Generator[Token, None, int]:
-    """The tokens of a raw-text element's content and end tag from `end` (its start
+def _raw_text(source: str, name: str, end: int, add: Callable[[Token], object]) -> int:
+    """Add the tokens of a raw-text element's content and end tag from `end` (its start
     tag's end); returns where they end, or -1 where the content runs to the end."""
     length = len(source)
     # with no `>` ahead no end tag can end, and each `</name` would be tried to the end
@@ -152,16 +165,16 @@ def _raw_text(source: str, name: str, end: int) -> Generator[Token, None, int]:
         closing = -1 if found is None else found.start()
     if closing < 0:
         if end < length:
-            yield RAW, end, length, name
+            add((RAW, end, length, name))
         return -1
     if closing > end:
-        yield RAW, end, closing, name
+        add((RAW, end, closing, name))
     tag = _END_TAG_REST.match(source, closing + 2 + len(name))
     assert tag is not None  # it matches the empty string
     if tag.group("closed") is None:
-        yield OTHER, closing, length, ""  # an end tag cut off by the end of the document
+        add((OTHER, closing, length, ""))  # an end tag cut off by the end of the document
         return -1
-    yield END, closing, tag.end(), name
+    add((END, closing, tag.end(), name))
     return tag.end()
 
 
@@ -170,4 +183,4 @@ def tokens(source: str) -> list[Token]:
     """`scan(source)` as a list, kept for the last document: the detector and the text
     extraction (text mode, `content="main"`) read the same page, and a scan is a quarter
     of an extraction's time."""
-    return list(scan(source))
+    return _scan(source)

@@ -3,6 +3,7 @@ HTML and on every page of the HTML corpora, blocks kept whole, selectors, text r
 
 from __future__ import annotations
 
+import re
 from html import unescape
 
 import pytest
@@ -211,6 +212,17 @@ def test_long_white_space_runs_fold_as_written(pieces):
         patch.setattr(html_text, "_SHORT_BLANK", len(html) + 1)
         as_written = ExtractedText(html)
     assert (shortened.text, list(shortened.starts)) == (as_written.text, list(as_written.starts))
+
+
+@given(text=st.text(alphabet=" \t\n\r\f\x00ab", max_size=40))
+@example(text=" a")
+@example(text="a  b\tc \n")
+def test_the_runs_folding_reads_are_white_space_but_one_space_alone(text):
+    # `_FOLD` finds its runs with lookbehinds (one space alone turned down once read):
+    # the runs must be those of the plain definition, two or more white-space characters
+    # or one that is not a space, at the string's start too
+    plain = re.compile(r"([ \t\n\r\f\x00]{2,}|[\t\n\r\f\x00])")
+    assert html_text._FOLD.split(text) == plain.split(text)
 
 
 def test_the_caches_of_folded_runs_keep_short_runs_and_so_many():
