@@ -218,6 +218,7 @@ class CodeOutline:
         self.text = text
         self.data = data
         self.char = char_offsets(text, data)
+        self.ascii = text.isascii()  # (its byte offsets are its character offsets)
         self.line_ends: array[int] | None = None  # the offsets of b"\n" in `data`, built when first asked
         # the meta of all definitions of one type, shared rather than a copy each (a file
         # of 100,000 one-line functions made 100,000)
@@ -237,9 +238,16 @@ class CodeOutline:
         """The named children of a body, with nested bodies flattened (`{` nested 500
         deep is a body in a body 500 times). A tree cursor walks them: it keeps its path
         in tree-sitter's own stack, where a stack of Python child lists cost a list per
-        level and grew slower per level as it grew (PHP's `{` nested to 1 MB)."""
-        members: list[SyntaxNode] = []
+        level and grew slower per level as it grew (PHP's `{` nested to 1 MB). A body
+        that holds no body, most of them, gives its named children in one call."""
         bodies = self.language.bodies
+        named = body.named_children
+        for child in named:
+            if child.type in bodies:
+                break
+        else:
+            return named
+        members: list[SyntaxNode] = []
         cursor = body.walk()
         depth = 0  # levels below `body`
         if cursor.goto_first_child():
@@ -305,15 +313,15 @@ class CodeOutline:
                 if last is not None and last.end_row == member.start_point[0]:
                     last.end = min(end, limit)
                 continue
-            one_line = data.find(b"\n", start, end) < 0
-            if one_line and kind == STATEMENT and not top_level and (last is None or last.kind not in _LEADING):
+            last_line = data.rfind(b"\n", start, end) + 1  # (0: the member is one line)
+            if not last_line and kind == STATEMENT and not top_level and (last is None or last.kind not in _LEADING):
                 continue
-            item = _Item(kind, member, start, min(end, limit))
+            item = _Item(kind, member, start, end if end < limit else limit)
             if last is not None:
                 yield last
             last = item
             # (only a member whose last line could open a comment may end in one)
-            if kind != COMMENT and not one_line and opens_comment(data, data.rfind(b"\n", start, end) + 1, end):
+            if last_line and kind != COMMENT and opens_comment(data, last_line, end):
                 hoisted, content_end, content_row = self._trailing_comments(member)
                 if hoisted:
                     item.end, item.end_row = min(item.end, content_end), content_row
@@ -471,7 +479,9 @@ class CodeOutline:
         return out
 
     def _node(self, kind: str, start: int, end: int, meta: dict[str, Any] | None = None) -> Node:
-        return Node(kind, self.char(start), self.char(end), NO_CHILDREN, meta, traits=TRAITS[kind])
+        if self.ascii:
+            return Node(kind, start, end, NO_CHILDREN, meta, None, TRAITS[kind])
+        return Node(kind, self.char(start), self.char(end), NO_CHILDREN, meta, None, TRAITS[kind])
 
     def _spans_lines(self, start: int, end: int) -> bool:
         """Whether `[start, end)` spans `MIN_SPLIT_LINES` lines or more: whether the
@@ -485,7 +495,9 @@ class CodeOutline:
         lines of code): the table is built, and searched, only for a span longer than that
         whose first lines are longer still, such as a statement that nests blocks on one
         line (each level would count that line again). Most files never build it."""
-        scanned = min(end, start + _LINE_SCAN)
+        scanned = start + _LINE_SCAN
+        if scanned > end:
+            scanned = end
         if self.data.count(b"\n", start, scanned) >= MIN_SPLIT_LINES - 1:
             return True
         if scanned == end:
@@ -550,11 +562,14 @@ class CodeOutline:
 
     def _definition(self, item: _Item) -> Node:
         outer = item.node
+        syntax_type = outer.type
         # (a type the kinds table holds is no wrapper: it wraps nothing)
-        chain = [outer] if outer.type in self._kinds else self._unwrap(outer)
+        chain = [outer] if syntax_type in self._kinds else self._unwrap(outer)
         inner = chain[-1]
+        if inner is not outer:
+            syntax_type = inner.type
         metas = self._definition_metas
-        meta = metas.get(inner.type) or metas.setdefault(inner.type, DefinitionMeta(self.text, inner.type))
+        meta = metas.get(syntax_type) or metas.setdefault(syntax_type, DefinitionMeta(self.text, syntax_type))
         symbol, name_at = self._symbol(chain)
         # with the comments attached above it: a short function under a long JSDoc block is
         # cut between the comment and its signature, not inside the comment
@@ -691,6 +706,10 @@ class CodeOutline:
         if name is None:
             return "", 0
         at = name.start_byte
+        if self.ascii:
+            symbol = self.text[at : name.end_byte]
+            if symbol.isidentifier():  # (the common case: one line, nothing to strip)
+                return symbol, at
         first_line = self.data[at : name.end_byte].decode("utf-8", "replace").partition("\n")[0]
         symbol = first_line.strip()
         if symbol is first_line:  # (the common case: nothing to strip)
