@@ -23,19 +23,20 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple, TypeVar
 
 from outline_splitter.detectors.lines import BLANK_LINES
+from outline_splitter.kinds import BLOCKQUOTE as BLOCKQUOTE
+from outline_splitter.kinds import FRONT_MATTER as FRONT_MATTER
+from outline_splitter.kinds import LIST as LIST
+from outline_splitter.kinds import PARAGRAPH as PARAGRAPH
+from outline_splitter.kinds import TABLE as TABLE
+from outline_splitter.kinds import THEMATIC_BREAK
 
 WINDOW_CHARS = 1 << 20
 WINDOW_LINES = 1 << 10
 
-# The kinds of top-level block the rules tell apart (any other is OTHER). A Setext
-# heading is a PARAGRAPH to them (as markdown-it-py's tokens without its Setext rule
-# have it), and a `---` underline after it a RULE.
-PARAGRAPH = "paragraph"
-RULE = "rule"
-LIST = "list"
-TABLE = "table"
-BLOCKQUOTE = "blockquote"
-FRONT_MATTER = "front_matter"
+# The kinds of top-level block the rules tell apart, the outline's own (any other is
+# OTHER). A Setext heading is a PARAGRAPH to them (as markdown-it-py's tokens without its
+# Setext rule have it), and a `---` underline after it a RULE.
+RULE = THEMATIC_BREAK
 OTHER = "other"
 
 # Blocks that end at the first blank line after them, if not before.
