@@ -33,17 +33,8 @@ def side(atom: Atom, view: ChunkView) -> int:
 
 
 def sides(atoms: list[Atom], view: ChunkView) -> bytearray:
-    """`side` of each of `atoms`, plus 1 (0 to 2: a byte each), in one loop that tells a
-    leading atom by its bit (a run's planning asks it of every atom)."""
-    blank_side = view.blank_side
-    out = bytearray(len(atoms))
-    for i, atom in enumerate(atoms):
-        if not atom.piece and atom.node.traits._value_ & TraitBit.LEADS:
-            out[i] = LEADS + 1
-        else:
-            blank = blank_side(atom.start, atom.end)
-            out[i] = LEADS + 1 if blank > 0 else TRAILS + 1 if blank < 0 else 1
-    return out
+    """`side` of each of `atoms`, plus 1 (0 to 2: a byte each, as a run's plan keeps them)."""
+    return bytearray(side(atom, view) + 1 for atom in atoms)
 
 
 def may_cut_between(before: Atom, after: Atom, view: ChunkView) -> bool:
