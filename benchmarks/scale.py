@@ -9,8 +9,9 @@
    one worker and with two, their ratio, and a check that both give the same chunks.
 3. The parent's peak RSS while `split_many` streams a generator of `--short` short texts.
 
-Results: printed, written to `benchmarks/results/scale.{json,md}`, and into the Scaling
-section of `docs/benchmarks.md` (which `make bench` keeps).
+Results: printed; a whole run (no `--kinds`, `--skip` or `--no-docs`) also writes them to
+`benchmarks/results/scale.{json,md}` and into the Scaling section of `docs/benchmarks.md`
+(which `make bench` keeps): a partial run never writes over the tracked figures.
 """
 
 from __future__ import annotations
@@ -393,7 +394,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="seconds per synthetic document")
     parser.add_argument("--repeat", type=int, default=3, metavar="N", help="runs of each synthetic size (default 3)")
     parser.add_argument("--skip", nargs="+", default=[], choices=("synthetic", "throughput", "stream"))
-    parser.add_argument("--no-docs", action="store_true", help="do not rewrite docs/benchmarks.md")
+    parser.add_argument(
+        "--no-docs", action="store_true", help="print only: write neither docs/benchmarks.md nor benchmarks/results"
+    )
     parser.add_argument("--one", nargs=3, metavar=("KIND", "MB", "CHUNK_SIZE"), help=argparse.SUPPRESS)
     parser.add_argument("--stream-one", type=int, metavar="N", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -421,12 +424,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n" + section)
     if missing and "throughput" not in args.skip:
         return 0
+    if args.no_docs or args.kinds or args.skip:
+        print("a partial run (--kinds, --skip or --no-docs): tracked results and docs left as they are")
+        return 0
     RESULTS.mkdir(parents=True, exist_ok=True)
     record = {"when": when, "rows": [asdict(r) for r in rows], "throughput": throughput, "stream": stream}
     (RESULTS / "scale.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     (RESULTS / "scale.md").write_text(section, encoding="utf-8")
-    if not args.no_docs:
-        write_docs(section)
+    write_docs(section)
     return 0
 
 

@@ -138,3 +138,17 @@ def test_a_benchmark_of_one_shared_corpus_stops_with_a_message_where_it_is_missi
     assert shared_corpus("markdown", tmp_path) == tmp_path / "markdown"
     with pytest.raises(SystemExit, match=r"html-web is not here"):
         shared_corpus("html-web", tmp_path)
+
+
+
+def test_a_partial_scale_run_writes_nothing_tracked(tmp_path, monkeypatch, capsys):
+    """`python -m benchmarks.scale --kinds ...` (how one measures one kind) leaves the tracked
+    results and docs as they are: a partial table must not replace the whole one."""
+    from benchmarks import scale
+
+    results = tmp_path / "results"
+    monkeypatch.setattr(scale, "RESULTS", results)
+    monkeypatch.setattr(scale, "write_docs", lambda section: pytest.fail("docs/benchmarks.md rewritten"))
+    assert scale.main(["--kinds", "no such kind", "--skip", "throughput", "stream"]) == 0
+    assert not results.exists()
+    assert "left as they are" in capsys.readouterr().out
