@@ -247,75 +247,90 @@ def detect_markdown_reference(text: str) -> Node:
 
 def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | None]]) -> Node:
     """The outline of `text` from its block tokens, each with the one after it."""
-    last_line = len(starts) - 1
+    builder = Builder(text, starts, md_outline.Sections(len(text)), [])
+    builder.read(tokens)
+    return builder.sections.root
 
-    def offset(line: int) -> int:
-        return starts[min(line, last_line)]
 
-    sections = md_outline.Sections(len(text))
-    # for each open block token, the innermost open block with a node (None: none yet)
-    parents: list[Node | None] = []
-    tables: list[Node] = []
-    for token, following in tokens:
-        if token.nesting == -1:
-            closed = parents.pop()
-            end_line = token.meta.get("end_line") if token.meta else None
-            if end_line is not None and closed is not None:  # a list parsed in windows
-                closed.end = offset(end_line)
-            continue
-        if token.type == "inline":
-            continue
-        parent = parents[-1] if parents else None
-        if token.map is None:
+class Builder:
+    """Nodes from block tokens, into `sections`: the whole document's (`_build`), or one
+    window's where the fast backend hands a window to the reference (`markdown_fast`).
+    `parents` holds, for each open block token, the innermost open block with a node
+    (None: none yet): at a window's start, the list the last window ended inside, if any."""
+
+    __slots__ = ("parents", "sections", "starts", "text")
+
+    def __init__(self, text: str, starts: list[int], sections: md_outline.Sections, parents: list[Node | None]) -> None:
+        self.text = text
+        self.starts = starts
+        self.sections = sections
+        self.parents = parents
+
+    def read(self, tokens: Iterator[tuple[Token, Token | None]]) -> None:
+        """Make the nodes of `tokens` (each with the one after it in its window); a table's
+        header row is marked once its rows are read."""
+        text, starts, sections, parents = self.text, self.starts, self.sections, self.parents
+        last_line = len(starts) - 1
+        tables: list[Node] = []
+        for token, following in tokens:
+            if token.nesting == -1:
+                closed = parents.pop()
+                end_line = token.meta.get("end_line") if token.meta else None
+                if end_line is not None and closed is not None:  # a list parsed in windows
+                    closed.end = starts[min(end_line, last_line)]
+                continue
+            if token.type == "inline":
+                continue
+            parent = parents[-1] if parents else None
+            if token.map is None:
+                if token.nesting == 1:
+                    parents.append(parent)
+                continue
+            start, end = starts[min(token.map[0], last_line)], starts[min(token.map[1], last_line)]
+            html = html_heading(token.content) if token.type == "html_block" and parent is None else None
+            if (token.type == "heading_open" and parent is None) or html is not None:
+                label = _heading_label(token, following) if html is None else Label(title=html[1], level=html[0])
+                heading = sections.heading(label, start, end)
+                if html is None:  # an HTML block has no closing token
+                    parents.append(heading)
+                continue
+            kind = _CONTAINER_KINDS.get(token.type) or _LEAF_KINDS.get(token.type)
+            if kind is None:  # thead/tbody and other wrappers: transparent
+                if token.nesting == 1:
+                    parents.append(parent)
+                continue
+            holder = parent or sections.open[-1][1]
+            if holder.expand is not None:  # a list item's paragraph is not all it holds after all
+                holder.expanded_children()
+            if (
+                kind == kinds.PARAGRAPH
+                and type(holder) is md_outline.ListItem
+                and not holder.children
+                and md_outline.defers(text, holder, start, end)
+            ):
+                holder.expand = md_outline.own_paragraph  # built when asked (see md_outline.ListItem)
+                parents.append(holder)
+                continue
+            # (a paragraph is a leaf: inline tokens make no nodes)
+            traits = (
+                md_outline.paragraph_traits(text, start, end)
+                if kind == kinds.PARAGRAPH
+                else md_outline.TRAITS.get(kind, Trait.NONE)
+            )
+            make = md_outline.ListItem if kind == kinds.LIST_ITEM else Node
+            node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
+            if kind == kinds.TABLE:
+                tables.append(node)
+            if token.type == "heading_open":
+                node.label = _heading_label(token, following)
+            if holder.children:
+                holder.children.append(node)
+            else:  # its first child (it had NO_CHILDREN)
+                holder.children = [node]
             if token.nesting == 1:
-                parents.append(parent)
-            continue
-        start, end = offset(token.map[0]), offset(token.map[1])
-        html = html_heading(token.content) if token.type == "html_block" and parent is None else None
-        if (token.type == "heading_open" and parent is None) or html is not None:
-            label = _heading_label(token, following) if html is None else Label(title=html[1], level=html[0])
-            heading = sections.heading(label, start, end)
-            if html is None:  # an HTML block has no closing token
-                parents.append(heading)
-            continue
-        kind = _CONTAINER_KINDS.get(token.type) or _LEAF_KINDS.get(token.type)
-        if kind is None:  # thead/tbody and other wrappers: transparent
-            if token.nesting == 1:
-                parents.append(parent)
-            continue
-        holder = parent or sections.open[-1][1]
-        if holder.expand is not None:  # a list item's paragraph is not all it holds after all
-            holder.expanded_children()
-        if (
-            kind == kinds.PARAGRAPH
-            and type(holder) is md_outline.ListItem
-            and not holder.children
-            and md_outline.defers(text, holder, start, end)
-        ):
-            holder.expand = md_outline.own_paragraph  # built when asked (see md_outline.ListItem)
-            parents.append(holder)
-            continue
-        # (a paragraph is a leaf: inline tokens make no nodes)
-        traits = (
-            md_outline.paragraph_traits(text, start, end)
-            if kind == kinds.PARAGRAPH
-            else md_outline.TRAITS.get(kind, Trait.NONE)
-        )
-        make = md_outline.ListItem if kind == kinds.LIST_ITEM else Node
-        node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
-        if kind == kinds.TABLE:
-            tables.append(node)
-        if token.type == "heading_open":
-            node.label = _heading_label(token, following)
-        if holder.children:
-            holder.children.append(node)
-        else:  # its first child (it had NO_CHILDREN)
-            holder.children = [node]
-        if token.nesting == 1:
-            parents.append(node)
-    for table in tables:
-        md_outline.finish_table(table)
-    return sections.root
+                parents.append(node)
+        for table in tables:
+            md_outline.finish_table(table)
 
 
 def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:

@@ -25,6 +25,7 @@ from operator import indexOf
 from typing import Any
 
 import pyromark
+from markdown_it.token import Token
 
 from outline_splitter import kinds
 from outline_splitter.detectors import markdown_windows as md_windows
@@ -124,9 +125,11 @@ _DEFINITION_GOES_ON = re.compile(r"\n([ \t>]*)\[[^\]\n]*\]:[ \t]*\S[^\n]*\n\1[ \
 # A link reference definition (its destination and title may take two more lines), then
 # an ordered list that starts at another number than 1: markdown-it ends the definition
 # there with a list, pulldown-cmark goes on with a paragraph (such a list interrupts no
-# paragraph in CommonMark, and the definition is read from a paragraph's start).
+# paragraph in CommonMark, and the definition is read from a paragraph's start). The
+# definition may open a list item (`- [x]: /u`).
 _DEFINITION_THEN_ORDERED = re.compile(
-    r"\n[ \t>]*\[[^\]\n]*\]:[^\n]*\n(?:[ \t>]*\S[^\n]*\n){0,2}?[ \t>]*(?!0*1[.)])\d{1,9}[.)](?:[ \t]|\r?\n|\r?$)"
+    r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:[^\n]*\n(?:[ \t>]*\S[^\n]*\n){0,2}?"
+    r"[ \t>]*(?!0*1[.)])\d{1,9}[.)](?:[ \t]|\r?\n|\r?$)"
 )
 # A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
 # reads a table, pulldown-cmark a paragraph.
@@ -153,10 +156,12 @@ class Fallback(Exception):
 def outline(text: str) -> Node | None:
     """The outline of `text` that the reference (`markdown.detect_markdown_reference`)
     gives, built from pulldown-cmark's events; None where the document must be parsed by
-    markdown-it-py (see the module docstring)."""
+    markdown-it-py (see the module docstring). A document longer than a window is searched
+    for what the parsers read differently a window at a time, and a window after the
+    first that holds it is parsed by markdown-it-py alone (`_Outline.parse`)."""
     if text[-1:] in (" ", "\t") and text.rstrip(" \t")[-1:] in ("\n", "\r", ""):
         return None  # a last line of white space with no line end: not blank to markdown-it-py
-    if not _read_alike(text):
+    if len(text) <= md_windows.WINDOW_CHARS and not _read_alike(text):
         return None
     try:
         return _Outline(text).read()
@@ -302,6 +307,9 @@ class _Outline:
         of a window's held twice the reference's tokens)."""
         windows = md_windows.windows(self.text, self.offsets, self.parse, self.tops, self.items)
         for window, cut in windows:
+            if isinstance(window, list):  # (markdown-it's tokens: `parse`)
+                self.read_tokens(window, cut)
+                continue
             events = pyromark.events_with_range(window, options=_OPTIONS, merge_text=True)
             stream: Iterator[Any] = events if cut.at is None else islice(events, cut.at)
             if self.cut_list is not None:
@@ -319,9 +327,12 @@ class _Outline:
             del window, events, stream
         return self.sections.root
 
-    def parse(self, first: int, end: int, last: bool) -> str:
+    def parse(self, first: int, end: int, last: bool) -> str | list[Token]:
         """The text of the window of lines `first` to `end` (`last`: to the document's
-        end), which pulldown-cmark is to read (its bytes and lines kept)."""
+        end), which pulldown-cmark is to read (its bytes and lines kept); in a document
+        longer than a window, where the window holds what the two parsers read
+        differently (`_read_alike`), markdown-it-py's tokens of it instead (the first
+        window's: the whole document goes to markdown-it-py)."""
         begin = self.front if first == 0 and 0 < self.front <= end else first
         self.after_front = begin != first
         whole, self.whole = self.whole, None  # (a short document read in one window, as it mostly is)
@@ -329,8 +340,17 @@ class _Outline:
             self.data, self.starts = whole
             window = self.text
         else:
-            offsets = self.offsets
-            window = self.text[offsets[begin] :] if last else self.text[offsets[begin] : offsets[end]]
+            text, offsets = self.text, self.offsets
+            window = text[offsets[first] :] if last else text[offsets[first] : offsets[end]]
+            if len(text) > md_windows.WINDOW_CHARS and not _read_alike(window):  # (`outline` searched a shorter one)
+                if first == 0:
+                    raise Fallback
+                from outline_splitter.detectors import markdown as reference  # (here: that module imports this one)
+
+                self.first_line = first
+                return reference._parse_window(text, offsets)(first, end, last)
+            if begin != first:
+                window = window[offsets[begin] - offsets[first] :]
             self.data = _encoded(window)
             self.starts = list(accumulate(map(len, self.data.splitlines(keepends=True)), initial=0))
         self.first_line = begin
@@ -339,11 +359,15 @@ class _Outline:
         self.at = self.offsets[begin : begin + len(self.starts)] if begin else self.offsets
         return window
 
-    def tops(self, window: str) -> list[md_windows.Top]:
+    def tops(self, window: str | list[Token]) -> list[md_windows.Top]:
         """The window's top-level blocks for the window rules, from its events as they
         come: what each holds is passed over in C (`operator.indexOf`, up to its end
         event); the items of the list it starts with are kept (`first_items`), and that
-        list's kind and marker (`head`)."""
+        list's kind and marker (`head`). (markdown-it's tokens: the reference's.)"""
+        if isinstance(window, list):
+            from outline_splitter.detectors import markdown as reference  # (here: that module imports this one)
+
+            return reference._tops(window)
         blocks = [md_windows.Top(md_windows.FRONT_MATTER, 0, 0)] if self.after_front else []
         self.first_items = []
         self.head = None
@@ -393,8 +417,42 @@ class _Outline:
                 self.first_items.append(md_windows.Top(md_windows.OTHER, line, taken - 1))
             taken += indexOf(events, (_ITEM_END, span)) + 1
 
-    def items(self, window: str) -> list[md_windows.Top]:
+    def items(self, window: str | list[Token]) -> list[md_windows.Top]:
+        if isinstance(window, list):
+            from outline_splitter.detectors import markdown as reference  # (here: that module imports this one)
+
+            return reference._items(window)
         return self.first_items
+
+    def read_tokens(self, tokens: list[Token], cut: md_windows.Cut) -> None:
+        """A window markdown-it-py parsed (`parse`), up to where it ends, read as the
+        reference reads it (`markdown.Builder`) into the same sections, a list the last
+        window ended inside going on in it, and the list it ends inside going on in the
+        next."""
+        from outline_splitter.detectors import markdown as reference  # (here: that module imports this one)
+
+        parents: list[Node | None] = []
+        cut_list = None
+        if self.cut_list is not None:
+            node, ordered, marker = self.cut_list
+            self.cut_list = None
+            parents.append(node)
+            kind = "ordered_list_open" if ordered else "bullet_list_open"
+            cut_list = Token(kind, "", 1, markup=marker.decode("utf-8"))
+        head = tokens[0] if cut.in_list else None
+        kept = tokens if cut.at is None else tokens[: cut.at]
+        del tokens
+        window = reference._continue_list(kept, cut_list, self.first_line)
+        window = reference._setext_headings(window, self.text, self.offsets)
+        reference.Builder(self.text, self.offsets, self.sections, parents).read(reference._with_next(iter([window])))
+        self.stack[1:] = []
+        self.depth = 0
+        if head is not None:  # (the window starts with that list: `markdown_windows`)
+            cut_node = parents[-1]
+            assert cut_node is not None
+            self.stack.append((cut_node, "List"))
+            self.depth = 1
+            self.cut_list = (cut_node, head.type == "ordered_list_open", head.markup.encode("utf-8"))
 
     def continue_list(self, stream: Iterator[Any]) -> Iterator[Any]:
         """The window's events after the last window ended inside a list: if the window

@@ -38,16 +38,23 @@ def plain_title(source: str) -> str:
         literals.append(text)
         return f"\x00{len(literals) - 1}\x00"
 
-    text = _CODE.sub(lambda m: keep(m.group(2).strip() or m.group(2)), source)
-    text = _ESCAPE.sub(lambda m: keep(m.group(1)), text)
-    previous = None
-    while previous != text:  # a link inside an image, emphasis around a link
-        previous, text = text, _LINK.sub(r"\1", text)
-    text = _AUTOLINK.sub(r"\1", text)
-    text = _TAG.sub("", text)
-    text = _EMPHASIS.sub("", text)
-    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
-    text = _LITERAL.sub(lambda m: literals[int(m.group(1))], text)
+    # (each pattern only where its first character is: most titles hold one kind of
+    # markup, a code span or a link, and a pattern's pass over a title costs a call)
+    text = _CODE.sub(lambda m: keep(m.group(2).strip() or m.group(2)), source) if "`" in source else source
+    if "\\" in text:
+        text = _ESCAPE.sub(lambda m: keep(m.group(1)), text)
+    if "[" in text:
+        previous = None
+        while previous != text:  # a link inside an image, emphasis around a link
+            previous, text = text, _LINK.sub(r"\1", text)
+    if "<" in text:
+        text = _TAG.sub("", _AUTOLINK.sub(r"\1", text))
+    if "*" in text or "_" in text or "~" in text:
+        text = _EMPHASIS.sub("", text)
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
+    if literals:
+        text = _LITERAL.sub(lambda m: literals[int(m.group(1))], text)
     return _SPACES.sub(" ", text).strip()
 
 

@@ -89,6 +89,7 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("[0]:0\n\t0\n", "a link reference definition, then a line indented further"),
         ("[x]: /u\n3) c\n", "a link reference definition, then an ordered list that does not start at 1"),
         ("> [x]:\n> /u\n> 2. c\n", "the same in a block quote, the destination on a line of its own"),
+        ("- [x]: /u\n  3) c\n", "the same in a list item the definition opens"),
         ("- 0\n\t- 0\n", "a tab before a list marker"),
         ("- a\n\n ", "a last line of white space with no line end"),
         (":|\n:-", "a one-column delimiter row with a colon and no pipe"),
@@ -230,3 +231,110 @@ def test_the_scaling_benchmark_documents_have_the_reference_outline_in_windows(k
             assert outline_signature(fast) == outline_signature(markdown.detect_markdown_reference(text))
         # (the table is one block: its window grows past it once, and reads it whole)
         assert len(firsts) > (1 if kind.make is scale.wide_table else 8), (chars, lines)
+
+
+# -- a long document with what the parsers read differently in one window: that window
+# alone goes to markdown-it-py (its tokens read into the same outline), the others not --
+
+# What `markdown_fast._read_alike` finds in a text (the other differences show only in
+# pulldown-cmark's events, and still send the whole document to the reference).
+_SEARCHED = [
+    "a\n\x0c\nb\n",
+    "```py\rx\r```\r",
+    "# \x00\n",
+    "[0]: /u\n-\n",
+    "[0]:0\n\t0\n",
+    "[x]: /u\n3) c\n",
+    "> [x]:\n> /u\n> 2. c\n",
+    "- 0\n\t- 0\n",
+    ":|\n:-\n",
+    "x\n> a|\n> -:\n",
+    "- a|b\n  -|-\n",
+    "# a|b\n-|-\n",
+]
+
+
+def _reference_windows(patch: pytest.MonkeyPatch) -> list[int]:
+    """The first line of each window the fast backend hands to markdown-it-py."""
+    firsts: list[int] = []
+    read = markdown_fast._Outline.read_tokens
+
+    def counted(self, tokens, cut):
+        firsts.append(self.first_line)
+        return read(self, tokens, cut)
+
+    patch.setattr(markdown_fast._Outline, "read_tokens", counted)
+    return firsts
+
+
+@pytest.mark.parametrize("differs", _SEARCHED)
+@pytest.mark.parametrize("after", ["", "- x\n- y\n"])
+def test_a_window_the_parsers_read_differently_alone_goes_to_the_reference(differs, after):
+    # (issue 41: the 4 MB list of benchmarks.scale went to markdown-it-py whole for the
+    # `- ` its cut left at its end)
+    paragraphs = "".join(f"Paragraph {n} of a few words.\n\n" for n in range(60))
+    text = f"# Title\n\n{paragraphs}- a\n- b\n\n{differs}\n{after}\n## Later\n\n{paragraphs}"
+    with pytest.MonkeyPatch.context() as patch:
+        firsts = _windows(patch, 400, 1024)
+        handed = _reference_windows(patch)
+        assert markdown.detect_markdown_fast(text) is not None, differs
+        assert difference(text) is None, differs
+    assert 0 < len(handed) < len(firsts) / 2, (handed, firsts)
+
+
+def test_a_first_window_the_parsers_read_differently_sends_the_document_to_the_reference():
+    text = "[0]: /u\n-\n\n" + "".join(f"Paragraph {n}.\n\n" for n in range(100))
+    with pytest.MonkeyPatch.context() as patch:
+        firsts = _windows(patch, 300, 1024)
+        assert markdown.detect_markdown_fast(text) is None
+    assert firsts == [0]  # (the first window's search hands it over: nothing more is parsed)
+
+
+def test_a_long_list_cut_short_by_a_lone_marker_has_the_reference_outline():
+    # benchmarks.scale's list, cut at its size, ends with a `- ` (an empty item)
+    text = scale.markdown_list(200 * 1024)
+    text = text[: text.rindex("\n") + 1] + "- "
+    with pytest.MonkeyPatch.context() as patch:
+        firsts = _windows(patch, 16 * 1024, 1024)
+        handed = _reference_windows(patch)
+        fast = markdown.detect_markdown_fast(text)
+        assert fast is not None
+        assert outline_signature(fast) == outline_signature(markdown.detect_markdown_reference(text))
+    assert len(handed) == 1 and handed[0] == firsts[-1], (handed, firsts)
+
+
+_DIFFERING_PIECES = st.sampled_from(["-", "1.", "[x]: /u", "\t- tab", ":-", "3) c", "a|b", "-|-", "\x0c", "x\ry"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(st.one_of(_PIECES, _DIFFERING_PIECES), max_size=30).map("\n".join),
+    chars=st.sampled_from([1, 7, 40]),
+    lines=st.sampled_from([1, 3, 1024]),
+)
+def test_documents_with_windows_read_differently_have_the_reference_outline(text, chars, lines):
+    with pytest.MonkeyPatch.context() as patch:
+        _windows(patch, chars, lines)
+        assert difference(text) is None, text
+
+
+_ITEMS_READ_DIFFERENTLY = ["", "x\n\t- tab", "a|b\n  -|-", "[x]: /u\n  3) c"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    bodies=st.lists(st.sampled_from([*_ITEMS, *_ITEMS_READ_DIFFERENTLY]), min_size=8, max_size=30),
+    marker=st.sampled_from(["-", "*", "1.", "3)"]),
+    other=st.sampled_from(["", "+ another list", "1) another list", "# after", "- ", "text"]),
+    chars=st.sampled_from([1, 5, 60]),
+)
+def test_a_long_list_with_items_read_differently_has_the_reference_outline(bodies, marker, other, chars):
+    # the windows markdown-it-py reads continue the list the last window was cut inside,
+    # and are cut inside it for the next
+    text = "\n".join(f"{marker} {body}" for body in ["a", "a", *bodies]) + "\n" + other + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        _windows(patch, chars, 1024)
+        handed = _reference_windows(patch)
+        assert difference(text) is None, text
+    if "" in bodies[:-1] and markdown.detect_markdown_fast(text) is not None:
+        assert handed

@@ -125,10 +125,16 @@ class SourceView:
                 return end, end
             start = match.start()
         # strip the end a window at a time: rstrip on the whole span would copy it, and
-        # the outline's root and sections span megabytes
-        while source[end - 1].isspace():
-            window = source[max(start, end - _TRIM_WINDOW) : end]
-            end -= len(window) - len(window.rstrip())
+        # the outline's root and sections span megabytes; most spans (a block's lines,
+        # with the blank line after them or not) end with one or two white space
+        # characters after what they show: those are taken off one by one, no window
+        if source[end - 1].isspace():
+            end -= 1
+            if source[end - 1].isspace():
+                end -= 1
+                while source[end - 1].isspace():
+                    window = source[max(start, end - _TRIM_WINDOW) : end]
+                    end -= len(window) - len(window.rstrip())
         return start, end
 
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
