@@ -2,7 +2,11 @@
 modes, with all content and with `content="main"`, as a ratio to one tiktoken pass
 (`encode_ordinary`) over the raw HTML and over the extracted text. Also the share of
 lists, tables and `pre` blocks whose readable text fits the budget that land whole in one
-chunk in text mode.
+chunk in text mode. And the CPU of the phases before packing, on the same scale: the scan
+and the detector (beside which the page's encode runs on its own threads), and the
+rendering that text mode counts; what is left of a split (the encode, packing, the chunks)
+is the split's figure less these (`python -m benchmarks.pack_speed --corpus html-web` has
+packing's share).
 
     .venv/bin/python -m benchmarks.html_speed [chunk_size]
 """
@@ -18,7 +22,9 @@ from selectolax.lexbor import LexborHTMLParser
 from benchmarks.timing import best_per_document, cpu_seconds
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.bench.corpora import shared_corpus
-from outline_splitter.detectors.html_text import extract_text
+from outline_splitter.detectors.html import detect_html
+from outline_splitter.detectors.html_scan import tokens
+from outline_splitter.detectors.html_text import extract_text, rendered_text
 from outline_splitter.tokens import TiktokenTokenizer
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "html-web"
@@ -44,6 +50,8 @@ def main() -> None:
         {
             "raw": encoding.encode_ordinary,
             "text pass": lambda page: encoding.encode_ordinary(texts_by_page[page]),
+            "detection": _detection,
+            "rendering": _rendering,
             **{output: splitter.split for output, splitter in splitters.items()},
         },
         pages.values(),
@@ -55,6 +63,8 @@ def main() -> None:
         f"{sum(map(len, texts.values())) / 1e6:.1f} M of text, chunk_size {chunk_size}"
     )
     print(f"tiktoken pass: raw HTML {raw_pass:.2f} s, extracted text {text_pass:.2f} s")
+    for phase in ("detection", "rendering"):
+        print(f"{phase} (scan included): {best[phase]:.2f} s, {best[phase] / raw_pass:.2f}x the raw-HTML pass")
     for output, splitter in splitters.items():
         elapsed = best[output]
         chunks = {name: splitter.split(html) for name, html in pages.items()}
@@ -76,6 +86,19 @@ def main() -> None:
                 f"  lists, tables, pre whose text fits: {whole}/{fitting} whole in one chunk "
                 f"({100 * whole / max(fitting, 1):.1f}%)"
             )
+
+
+def _detection(page: str) -> object:
+    """The outline of `page` from a scan of its own (the scan is kept for the last page)."""
+    tokens.cache_clear()
+    return detect_html(page)
+
+
+def _rendering(page: str) -> object:
+    """The readable text of `page` (text mode counts it), from a scan of its own."""
+    tokens.cache_clear()
+    rendered_text.cache_clear()
+    return rendered_text(page)
 
 
 def _splitting(splitter: OutlineTextSplitter, pages: Iterable[str]) -> Callable[[], object]:

@@ -68,7 +68,16 @@ def _script_end(source: str, pos: int) -> int:
     """Where the `</script` that ends a script whose text starts at `pos` begins, or -1:
     the tokenizer's script data states (text, escaped after `<!--`, double escaped
     after `<script` in escaped text, back to escaped at its `</script`, back to text at
-    `-->`)."""
+    `-->`). Until a `<!--` nothing but a `</script` changes the state, so where none comes
+    before the first `</script`, that one ends the script: found by two searches with a
+    literal start rather than a stop at each `<` and `-` of the code (a script's `-`, `<`
+    and `--` are common; this was a third of the scan's time over html-web's 2.8 M
+    characters of script)."""
+    closing = _raw_end("script").search(source, pos)
+    if closing is None:
+        return -1  # (only a `</script` ends it)
+    if source.find("<!--", pos, closing.start()) < 0:
+        return closing.start()
     escaped = double = False
     search = _SCRIPT_STATE.search
     while (match := search(source, pos)) is not None:

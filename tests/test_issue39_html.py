@@ -44,6 +44,12 @@ def test_main_content_is_not_the_title() -> None:
         ("<script><!-->x</script>y", "y"),
         # without `<!--` the first `</script>` ends the element
         ("<script><script></script>z", "z"),
+        # (so does it where `-->`, `<script` or `<!--` come only around or after it)
+        ("<script>a-->b<script>c</SCRIPT>d<!--e", "d"),
+        ("<script>a</script\tb>c<!--<script>--></script>d", "cd"),
+        # an escape before it, but no `<script` after the `<!--`: it still ends the element
+        ("<script>if (a<!--b) x</script>-->q</script>r", "-->qr"),
+        ("<script>x<!--y", ""),
     ],
 )
 def test_script_text_follows_the_escape_states(html: str, shown: str) -> None:
