@@ -105,3 +105,20 @@ def test_the_document_id_enters_the_chunk_id():
 def test_a_bad_id_prefix_is_refused(bad):
     with pytest.raises(ValueError, match="id_prefix"):
         OutlineTextSplitter(id_prefix=bad)
+
+
+def test_each_id_is_chunk_id_of_its_document_section_path_and_text():
+    # the chunks of a section in a row share the hash of its path (`ChunkMetadata._id`):
+    # each id is still what `chunk_id` makes of the document's id, the section path and
+    # the text, in a section's run of chunks, after a change of section and back
+    from outline_splitter.packing.metadata import chunk_id
+
+    body = "".join(f"Sentence {n} of a paragraph long enough to fill a chunk alone.\n\n" for n in range(6))
+    text = f"# A\n\n{body}## B\n\n{body}# C\n\nSame.\n\nSame.\n\n# A\n\n{body}"
+    chunks = OutlineTextSplitter(chunk_size=16).split(text, document_id="doc.md")
+    assert len(chunks) > 20
+    seen: dict[tuple[tuple[str, ...], str], int] = {}
+    for chunk in chunks:
+        path = (*chunk.metadata["heading_path"], "\x00", *chunk.metadata.get("symbol_path", ()))
+        ordinal = seen[(path, chunk.text)] = seen.get((path, chunk.text), -1) + 1
+        assert chunk.metadata["id"] == chunk_id("doc.md", path, chunk.text, ordinal)

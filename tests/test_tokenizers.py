@@ -26,6 +26,7 @@ from outline_splitter.tokens import (
     span_counter_for,
     tiktoken_tokenizer,
 )
+from outline_splitter.tokens.index import _FEW_BOUNDS
 from outline_splitter.tokens.positions import Utf8Offsets, Utf8Tables
 from outline_splitter.tokens.sync import CL100K
 
@@ -172,6 +173,9 @@ def test_token_index_over_several_offset_segments_counts_and_estimates_exactly(c
     rng = random.Random(3)
     bounds = sorted(rng.sample(range(len(text) + 1), 200))
     assert index.estimates(bounds) == [index.estimate(a, b) for a, b in itertools.pairwise(bounds)]
+    # a few bounds are searched one at a time (`_FEW_BOUNDS`), more in numpy: both alike
+    for few in (bounds[:2], bounds[::25], bounds[-_FEW_BOUNDS:], bounds[-_FEW_BOUNDS - 1 :]):
+        assert index.estimates(few) == [index.estimate(a, b) for a, b in itertools.pairwise(few)]
     for a, b in itertools.pairwise(bounds):
         assert index.count(a, b) == cl100k.count(text[a:b])
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from itertools import accumulate, chain, pairwise
+from itertools import accumulate, chain, compress, pairwise
 from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
@@ -293,7 +293,7 @@ def _cuts(prefix: Sequence[int], allowed: bytearray, budget: int) -> list[int]:
     if allowed.find(0, 1, n) < 0:  # every place allowed, as in a run of definitions: no array of them all
         ends = range(1, n + 1)
     else:
-        ends = _indexes(e for e in range(1, n) if allowed[e])
+        ends = _indexes(compress(range(1, n), allowed[1:n]))  # (picked in C, not a test a place)
         ends.append(n)
     need, far_of = _fewest(prefix, ends, budget)
     cuts: list[int] = []
@@ -319,12 +319,13 @@ def _next_cut(
         part, tail = prefix[end] - prefix[start], prefix[n] - prefix[end]
         return left == 2 and 3 * tail < max(largest, part), abs(prefix[end] - target)
 
-    best = far
+    best, least = far, badness(far)  # (the best end's badness kept, not worked out again at each end)
     k = bisect_left(ends, far) if prefix[far] - prefix[start] <= budget else -1
     while k > 0 and ends[k - 1] > start and need[ends[k - 1]] == left - 1:
         k -= 1
-        if badness(ends[k]) < badness(best):
-            best = ends[k]
+        bad = badness(ends[k])
+        if bad < least:
+            best, least = ends[k], bad
     return best
 
 

@@ -70,13 +70,30 @@ def chunk_id(document_id: str, section_path: tuple[str, ...], text: str, ordinal
     chunk's text, and `ordinal` (the how-many-th chunk with this text in this section)
     when it is not the first. No offset enters it, so an edit elsewhere in the document
     leaves it alone; `prefix` (the splitter's `id_prefix`) is put before it."""
+    return _text_id(_section_digest(document_id, section_path), text, ordinal, prefix)
+
+
+def _section_digest(document_id: str, section_path: tuple[str, ...]) -> hashlib.blake2b:
+    """The hash of a chunk id (`chunk_id`) over its first parts, the document's id and
+    the section path, which the chunks of a section share."""
     digest = hashlib.blake2b(digest_size=8)
-    for part in (document_id, *section_path, text):
-        encoded = part.encode("utf-8", "surrogatepass")
-        digest.update(len(encoded).to_bytes(8, "little"))  # length-framed: no two part lists collide
-        digest.update(encoded)
+    for part in (document_id, *section_path):
+        _add_part(digest, part)
+    return digest
+
+
+def _text_id(section: hashlib.blake2b, text: str, ordinal: int, prefix: str) -> str:
+    """`chunk_id` from the hash of its first parts (`_section_digest`, left as it is)."""
+    digest = section.copy()
+    _add_part(digest, text)
     name = digest.hexdigest() if ordinal == 0 else f"{digest.hexdigest()}-{ordinal}"
     return f"{prefix}-{name}" if prefix else name
+
+
+def _add_part(digest: hashlib.blake2b, part: str) -> None:
+    encoded = part.encode("utf-8", "surrogatepass")
+    digest.update(len(encoded).to_bytes(8, "little"))  # length-framed: no two part lists collide
+    digest.update(encoded)
 
 
 def _add_path_fields(meta: dict[str, Any], paths: _Paths, keys: list[str]) -> None:
@@ -139,6 +156,8 @@ class ChunkMetadata:
         self._document_id = document_id
         self._id_prefix = id_prefix
         self._seen: dict[tuple[tuple[str, ...], str], int] = {}  # (section path, text) -> chunks so far
+        # the last chunk's section path and its `_section_digest`
+        self._last_section: tuple[tuple[str, ...] | None, hashlib.blake2b | None] = (None, None)
 
     def _ancestor_paths(self, ancestors: Ancestry | None) -> _Paths:
         """What the chain says, read on from its innermost link already read. Only the
@@ -163,7 +182,13 @@ class ChunkMetadata:
         section_path = (*paths.titles, "\x00", *paths.symbols)  # chunks must be read in document order
         ordinal = self._seen.get((section_path, text), 0)
         self._seen[(section_path, text)] = ordinal + 1
-        return chunk_id(self._document_id, section_path, text, ordinal, self._id_prefix)
+        # the chunks of a section mostly come in a row (nine in ten of a web page's): the
+        # hash of its path is kept from the last chunk, not worked out again for each
+        last_path, section = self._last_section
+        if section is None or section_path != last_path:
+            section = _section_digest(self._document_id, section_path)
+            self._last_section = (section_path, section)
+        return _text_id(section, text, ordinal, self._id_prefix)
 
     def read(self, span: PackedSpan, index: int, text: str) -> dict[str, Any]:
         """`index`, `heading_path`, `heading_paths`, `title`, `kinds`, `id`, `parent_id`

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 from operator import index as same_int
+from operator import sub
 
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 from outline_splitter.tokens.positions import Offsets, SameOffsets
@@ -33,6 +34,9 @@ _SHORT_EDGE = 24
 # How many short edges' counts a cache shared by a tokenizer's documents holds before it
 # starts again (some 100 bytes an edge)
 _SHARED_EDGES = 1 << 14
+# Up to how many bounds `estimates` searches one at a time rather than in numpy (the two
+# cost about the same at 16 to 24)
+_FEW_BOUNDS = 16
 
 # A span's edge: (its sync point, the whole-document token there or None, the tokens of
 # the text between the span's start or end and that sync point)
@@ -133,10 +137,15 @@ class TokenIndex:
     def estimates(self, bounds: Sequence[int]) -> list[int]:
         """`estimate(a, b)` of each two consecutive `bounds` (ascending), for many spans at
         once: the index of the first token at or after each bound, and their differences."""
-        # searched in numpy (`bisect` makes a Python int per step), and the differences
-        # too: as Python ints the indexes took 40 bytes a bound
         if not self._same_offsets:
             bounds = [self._offset(position) for position in bounds]
+        if len(bounds) <= _FEW_BOUNDS:
+            # a search each, in C calls: numpy's own calls cost more than a few searches
+            # (the runs a plan weighs are mostly of a dozen atoms)
+            firsts = list(map(self._find_start, bounds))
+            return list(map(sub, firsts[1:], firsts))
+        # searched in numpy (`bisect` makes a Python int per step), and the differences
+        # too: as Python ints the indexes took 40 bytes a bound
         first_tokens = self._starts.find_all(bounds)
         found: list[int] = (first_tokens[1:] - first_tokens[:-1]).tolist()  # (np.diff: its Python code cost more)
         return found
