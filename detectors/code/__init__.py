@@ -154,8 +154,9 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
             end = data.find(b"\n", start + grow) + 1 or len(data)
             end_row = row + data.count(b"\n", start, end)
             parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
-            # a grown window is parsed again from its last parse, which tree-sitter reuses
-            # but where the ranges differ (a file of one class grows its window to the end)
+            # a window grown for want of a place to cut (no error) is parsed again from its
+            # last parse, which tree-sitter reuses but where the ranges differ (a file of one
+            # class grows its window to the end)
             tree = parser.parse(data) if grown is None else parser.parse(data, grown)
             root = tree.root_node
             children = root.children
