@@ -295,12 +295,14 @@ def check_outline(root: Node, length: int) -> None:
         raise ValueError(f"outline root spans [{root.start}, {root.end}) outside [0, {length})")
     while stack:
         node = stack.pop()
-        cursor = node.start
+        cursor, end = node.start, node.end
         for child in node.children:
-            if child.start < cursor or child.end < child.start or child.end > node.end:
+            child_start, child_end = child.start, child.end
+            if child_start < cursor or child_end < child_start or child_end > end:
                 raise ValueError(
-                    f"outline node {child.kind!r} [{child.start}, {child.end}) is out of order "
+                    f"outline node {child.kind!r} [{child_start}, {child_end}) is out of order "
                     f"or outside its parent {node.kind!r} [{node.start}, {node.end})"
                 )
-            cursor = child.end
-            stack.append(child)
+            cursor = child_end
+            if child.children:  # (most nodes are leaves: none is stacked to find it has no children)
+                stack.append(child)

@@ -17,9 +17,11 @@ A file of at most `WHOLE_ON_ERROR_BYTES` lets it grow to the end of the file, an
 parsed whole after all if the error is still there: tree-sitter's recovery from an error
 may reach back into statements a window before took as they were (a quote out of place in
 Ruby did), so only a file that parses without one is sure to have the outline of one
-parse in windows. In a longer one the window grows to four windows or a sixteenth of the
-file at most (whichever is more), and is then taken as tree-sitter recovered from the
-error in it, as the last window is, where the error is inside it: the root is no error and
+parse in windows. In a longer one the window grows to two windows or a thirty-second of
+the file at most (whichever is more: in fourfold steps, the last one capped there), and is
+then taken as tree-sitter recovered from the error in it, as the last window is, where the
+error is inside it (while the window grows, the tree of its last parse is let go of before
+the next: only one tree of a window in error is alive at once): the root is no error and
 the statements it leaves to the next window hold none (an error the window's end made,
 cutting off a string or a class, lies at that end or makes the whole window one). A file
 with one statement cut short near its start had the rest parsed whole, its tree some 50
@@ -34,7 +36,6 @@ them on (PHP: code only after `<?php`) is always parsed whole.
 from __future__ import annotations
 
 import ctypes
-import math
 import threading
 import typing
 from collections.abc import Callable, Iterator
@@ -111,10 +112,11 @@ _WINDOWS = 8
 # A file with a syntax error in its last window is parsed whole where it is this long at most
 # (a tree of some 20 MB); a longer one keeps its windows, the last as tree-sitter recovered it.
 WHOLE_ON_ERROR_BYTES = 1 << 19
-# In a longer file, a window whose kept statements hold a syntax error grows to four windows
-# or this share of the file at most (a tree of some 2.5 times the file), then is taken as
-# tree-sitter recovered from the error in it.
-ERROR_WINDOW_SHARE = 16
+# In a longer file, a window whose kept statements hold a syntax error grows to two windows
+# or this share of the file at most (a tree of some 1.4 times the file; at 1 MB four windows,
+# the floor until 2026-12-06, were a tree of 5.6 times it, the peak of the whole split), then
+# is taken as tree-sitter recovered from the error in it.
+ERROR_WINDOW_SHARE = 32
 # Languages whose file is not a sequence of top-level statements from any of them on.
 _WHOLE_ONLY = frozenset({"php"})
 
@@ -146,14 +148,15 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
     grown: Tree | None = None  # the parse of the window before it grew
     # how far a window in error grows before it is taken as recovered: a short file's, to the end
     long = len(data) > WHOLE_ON_ERROR_BYTES
-    error_bound = max(4 * size, len(data) // ERROR_WINDOW_SHARE) if long else math.inf
+    error_bound = max(2 * size, len(data) // ERROR_WINDOW_SHARE) if long else len(data)
     try:  # (the parser is this thread's: it parses whole again after)
         while True:
             end = data.find(b"\n", start + grow) + 1 or len(data)
             end_row = row + data.count(b"\n", start, end)
             parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
-            # a grown window is parsed again from its last parse, which tree-sitter reuses
-            # but where the ranges differ (a file of one class grows its window to the end)
+            # a window grown for want of a place to cut (no error) is parsed again from its
+            # last parse, which tree-sitter reuses but where the ranges differ (a file of one
+            # class grows its window to the end)
             tree = parser.parse(data) if grown is None else parser.parse(data, grown)
             root = tree.root_node
             children = root.children
@@ -162,15 +165,21 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
                     raise _ParseWhole
                 yield from children
                 return
-            cut = _cut(children, data, root.is_error, 4 * grow > error_bound)
+            cut = _cut(children, data, root.is_error, grow >= error_bound)
             if cut is None:
-                grow *= 4
-                grown = tree
+                if root.has_error and grow < error_bound:
+                    # parsed anew, so that its tree is let go of first (tree-sitter would
+                    # reparse what the error touches all the same); grown up to its bound
+                    grown, grow = None, min(4 * grow, error_bound)
+                else:
+                    grown, grow = tree, 4 * grow
+                del tree, root, children
                 continue
             grown = None
             yield from children[:cut]
             first = children[cut]
             start, row = data.rfind(b"\n", 0, first.start_byte) + 1, first.start_point.row
+            del tree, root, children, first  # (not alive while the next window is parsed)
             grow = size
     finally:
         parser.included_ranges = _WHOLE_RANGE
