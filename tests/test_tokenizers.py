@@ -588,6 +588,19 @@ def test_the_rendered_text_of_an_html_view_is_counted_exactly(cl100k):
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
 
 
+def _detections_on_the_main_thread(monkeypatch: pytest.MonkeyPatch, splitter: OutlineTextSplitter) -> list[bool]:
+    """For each detection `splitter` makes from now on: whether it ran on the main thread."""
+    detected: list[bool] = []
+    detect = splitter._detect
+
+    def recording_detect(text: str, fmt: object) -> object:
+        detected.append(threading.current_thread() is threading.main_thread())
+        return detect(text, fmt)
+
+    monkeypatch.setattr(splitter, "_detect", recording_detect)
+    return detected
+
+
 @pytest.mark.parametrize("background", [True, False])
 @pytest.mark.parametrize("output", ["html", "text"])
 def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, monkeypatch, output, background):
@@ -604,14 +617,7 @@ def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, mo
     monkeypatch.setattr(counters, "span_counter_for", recording)
     page = "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
     splitter = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, encode_in_background=background)
-    detected_on: list[bool] = []
-    detect = splitter._detect
-
-    def recording_detect(text: str, fmt: object) -> object:
-        detected_on.append(threading.current_thread() is threading.main_thread())
-        return detect(text, fmt)
-
-    monkeypatch.setattr(splitter, "_detect", recording_detect)
+    detected_on = _detections_on_the_main_thread(monkeypatch, splitter)
     chunks = splitter.split(page)
     # (beside: the page is detected on an encode thread while the split's thread encodes it)
     assert made == [(True, rendered_text(page).text if output == "text" else page)]
@@ -686,14 +692,7 @@ def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_ty
     monkeypatch.setattr(counters, "span_counter_for", recording)
     monkeypatch.setattr(TiktokenTokenizer, "token_sizes", recording_sizes)
     splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=256)
-    detected: list[bool] = []
-    detect = splitter._detect
-
-    def recording_detect(text: str, fmt: object) -> object:
-        detected.append(threading.current_thread() is threading.main_thread())
-        return detect(text, fmt)
-
-    monkeypatch.setattr(splitter, "_detect", recording_detect)
+    detected = _detections_on_the_main_thread(monkeypatch, splitter)
     text = ("<p>Some words here.</p>\n" if doc_type == "html" else "Some words here.\n\n") * (size // 20)
     splitter.split(text)
     assert made == encodes and detected == [detected_in_place]
