@@ -182,7 +182,7 @@ class SplitterOptions(BaseModel):
     """Markdown and text converted from PDF: auto (form feeds and the page-break lines of Docling, marker and
     pymupdf4llm) or a regular expression of the markers; metadata pages lists the pages a chunk touches"""
     encode_in_background: Boolean = True
-    """encode a document on a second thread while its structure is found (tiktoken only); split_many turns it off, its
+    """encode a document and find its structure at once, on two threads (tiktoken only); split_many turns it off, its
     processes fill the cores"""
 
     @classmethod

@@ -412,7 +412,7 @@ class OutlineTextSplitter:
         counters = DocumentCounters(self.tokenizer, counted, self.options.encode_in_background, speed)
         pages = self._page_map(text)
         if root is None:
-            root = self._mark(text, self._detect(text, fmt), fmt, pages)
+            root = counters.alongside(lambda: self._mark(text, self._detect(text, fmt), fmt, pages))
         view = self._view(text, root, fmt, output, counters)
         spans = self._pack(root, view, reserve)
         edges = overlaps(spans, view, self.options.chunk_overlap, self.options.overlap_across_sections)

@@ -7,6 +7,7 @@ import itertools
 import multiprocessing
 import random
 import threading
+import time
 from unittest import mock
 
 import pytest
@@ -490,17 +491,37 @@ class _RecordingTokenizer:
         return span_counter_for(self.inner, text)
 
 
-def test_a_long_source_is_encoded_on_a_thread_beside_detection_and_counts_the_same(cl100k):
+def test_a_long_source_is_detected_on_an_encode_thread_while_the_split_encodes_it(cl100k):
     source = "Words, and more words; " * 400
     recording = _RecordingTokenizer(cl100k)
     counters = DocumentCounters(recording, source, beside=True)
+    detected_on = counters.alongside(threading.current_thread)
+    assert detected_on is not threading.main_thread() and recording.threads == [threading.main_thread()]
     counter = counters.counter_for(source)
-    assert recording.threads and recording.threads[0] is not threading.main_thread()
     plain = span_counter_for(cl100k, source)
     assert [counter.count(0, end) for end in range(0, len(source), 997)] == [
         plain.count(0, end) for end in range(0, len(source), 997)
     ]
     assert counters.counter_for(source) is not counter  # (handed over once: a view may drop it)
+    assert recording.threads == [threading.main_thread()] * 2
+
+
+def test_a_split_made_on_an_encode_thread_does_its_work_in_place(cl100k):
+    """A detection sent to an encode thread that splits in turn (a detector built on a
+    splitter) neither sends its own detection to the pool nor waits for it: with every
+    thread of the pool so busy, that would wait for ever."""
+    source = "Words, and more words; " * 400
+
+    def nested_detection() -> tuple[threading.Thread, list[threading.Thread]]:
+        inner = _RecordingTokenizer(cl100k)
+        counters = DocumentCounters(inner, source, beside=True)
+        detected_on = counters.alongside(threading.current_thread)
+        counters.counter_for(source)
+        return detected_on, inner.threads
+
+    outer = DocumentCounters(_RecordingTokenizer(cl100k), source, beside=True)
+    detected_on, encoded_on = outer.alongside(nested_detection)
+    assert detected_on is not threading.main_thread() and encoded_on == [detected_on]
 
 
 @pytest.mark.parametrize(
@@ -514,17 +535,70 @@ def test_short_sources_other_views_and_unflagged_tokenizers_are_encoded_in_place
     assert recording.threads == [threading.main_thread()]
 
 
-def test_an_error_of_the_encode_on_its_thread_is_raised_in_the_split(cl100k):
+def test_splits_from_many_threads_at_once_give_the_chunks_of_splits_one_at_a_time():
+    """Eight threads that split at once send their detections to the same few encode
+    threads: each still gets its own document's chunks, and none waits for ever."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    documents = [
+        ("markdown", "# Title\n\n" + "Some words, and a sentence. " * 300 + "\n\n## Part\n\n- one\n- two\n"),
+        ("python", "def f(x):\n    return x + 1\n\n\n" * 200 + "class C:\n    y = 2\n"),
+        ("html", "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 200 + "</body></html>"),
+    ] * 4
+    splitters = {kind: OutlineTextSplitter(doc_type=kind, chunk_size=64) for kind in ("markdown", "python", "html")}
+
+    def spans(document: tuple[str, str]) -> list[tuple[int, int, int]]:
+        chunks = splitters[document[0]].split(document[1])
+        return [(chunk.start_pos, chunk.end_pos, chunk.token_count) for chunk in chunks]
+
+    alone = [spans(document) for document in documents]
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(spans, documents, timeout=120)) == alone
+
+
+def test_an_error_of_the_encode_is_raised_once_the_detection_beside_it_has_ended(cl100k):
     source = "text " * 2000
     counters = DocumentCounters(_RecordingTokenizer(cl100k, error=MemoryError("encode")), source, beside=True)
+    ended = threading.Event()
+
+    def detection() -> None:
+        time.sleep(0.05)
+        ended.set()
+
     with pytest.raises(MemoryError, match="encode"):
-        counters.counter_for(source)
+        counters.alongside(detection)
+    assert ended.is_set()
+
+
+def test_an_error_of_the_detection_on_an_encode_thread_is_raised_in_the_split(cl100k):
+    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=64)
+    text = "# Title\n\n" + "Some words. " * 400
+
+    def failing(text: str) -> object:
+        raise LookupError("detector")
+
+    counters = DocumentCounters(splitter.tokenizer, text, beside=True)
+    with pytest.raises(LookupError, match="detector"):
+        counters.alongside(lambda: failing(text))
 
 
 def test_the_rendered_text_of_an_html_view_is_counted_exactly(cl100k):
     page = "<html><body>" + "<p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
     chunks = OutlineTextSplitter(doc_type="html", chunk_size=64, output="text").split(page)
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
+
+
+def _detections_on_the_main_thread(monkeypatch: pytest.MonkeyPatch, splitter: OutlineTextSplitter) -> list[bool]:
+    """For each detection `splitter` makes from now on: whether it ran on the main thread."""
+    detected: list[bool] = []
+    detect = splitter._detect
+
+    def recording_detect(text: str, fmt: object) -> object:
+        detected.append(threading.current_thread() is threading.main_thread())
+        return detect(text, fmt)
+
+    monkeypatch.setattr(splitter, "_detect", recording_detect)
+    return detected
 
 
 @pytest.mark.parametrize("background", [True, False])
@@ -543,8 +617,11 @@ def test_a_page_is_encoded_once_beside_its_detection_in_either_output(cl100k, mo
     monkeypatch.setattr(counters, "span_counter_for", recording)
     page = "<html><body>" + "<h2>Part</h2><p>Some <b>bold</b> text.</p>" * 300 + "</body></html>"
     splitter = OutlineTextSplitter(doc_type="html", chunk_size=64, output=output, encode_in_background=background)
+    detected_on = _detections_on_the_main_thread(monkeypatch, splitter)
     chunks = splitter.split(page)
-    assert made == [(not background, rendered_text(page).text if output == "text" else page)]
+    # (beside: the page is detected on an encode thread while the split's thread encodes it)
+    assert made == [(True, rendered_text(page).text if output == "text" else page)]
+    assert detected_on == [not background]
     assert all(chunk.token_count == cl100k.count(chunk.text) <= 64 for chunk in chunks)
 
 
@@ -587,17 +664,18 @@ def test_halves_are_cut_at_a_sync_point_and_none_where_there_is_none(cl100k):
 
 
 @pytest.mark.parametrize(
-    ("doc_type", "size", "encodes"),
+    ("doc_type", "size", "encodes", "detected_in_place"),
     [
-        ("text", 20_000, [True]),
-        ("text", 80_000, [False, False]),
-        ("html", 20_000, [False]),
-        ("html", 80_000, [False, False]),
-        ("markdown", 80_000, [False]),
+        ("text", 20_000, [True], True),
+        ("text", 80_000, [False, False], True),
+        ("html", 20_000, [True], False),
+        ("html", 80_000, [False, False], True),
+        ("markdown", 80_000, [True], False),
     ],
 )
-def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_type, size, encodes):
-    # on the splitting thread (True) or on encode threads, whole or in two halves
+def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_type, size, encodes, detected_in_place):
+    # encoded on the splitting thread (True) or on encode threads, whole or in two halves;
+    # detected on the splitting thread, or on an encode thread while the splitting thread encodes
     from outline_splitter.tokens import counters
 
     made: list[bool] = []
@@ -613,9 +691,11 @@ def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_ty
 
     monkeypatch.setattr(counters, "span_counter_for", recording)
     monkeypatch.setattr(TiktokenTokenizer, "token_sizes", recording_sizes)
+    splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=256)
+    detected = _detections_on_the_main_thread(monkeypatch, splitter)
     text = ("<p>Some words here.</p>\n" if doc_type == "html" else "Some words here.\n\n") * (size // 20)
-    OutlineTextSplitter(doc_type=doc_type, chunk_size=256).split(text)
-    assert made == encodes
+    splitter.split(text)
+    assert made == encodes and detected == [detected_in_place]
 
 
 @settings(max_examples=150, deadline=None)

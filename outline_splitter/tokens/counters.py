@@ -3,8 +3,10 @@ encodes the text a document's view counts (its source, or HTML's rendering) besi
 detection.
 
 The one encode of a document (the token index, `index.py`) needs nothing but the text,
-and tiktoken releases the GIL while it encodes (as tree-sitter does while it parses), so
-the split starts the encode on an encode thread and the detector runs meanwhile; the
+and tiktoken releases the GIL while it encodes, so the encode and the detection run at
+once: beside a slow detector (Markdown, code) the detection goes to an encode thread and
+the splitting thread encodes (`DocumentCounters.alongside`); beside a quick one (HTML)
+the encode goes to encode threads, in two halves, and the splitting thread detects. The
 view takes the index when it is made. Where a second core is free, the encode's wall time
 (about one tiktoken pass) then hides behind detection; the CPU time is the same.
 
@@ -19,8 +21,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from functools import partial
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Literal, TypeVar
 
 from outline_splitter.tokens.base import SpanCounter, Tokenizer
@@ -52,24 +53,38 @@ def span_counter_for(tokenizer: Tokenizer, text: str) -> SpanCounter:
     return FastTokenizer(tokenizer, text)
 
 
-# The threads the encodes run on, started on first use and kept: tiktoken's encoder keeps
-# its regular expression's caches per thread, and on a new thread each document's encode
-# took a third more CPU than in place (and starting the thread 57 us more); on a kept one,
-# a tenth. (Dropped in a forked child, where its threads do not exist.)
+# The threads the encodes (and a slow detector's detections) run on, started on first use
+# and kept: tiktoken's encoder keeps its regular expression's caches per thread, and on a
+# new thread each document's encode took a third more CPU than in place (and starting the
+# thread 57 us more); on a kept one, a tenth. (Dropped in a forked child, where its threads
+# do not exist.)
 _encoders: list[ThreadPoolExecutor] = []
+# Set on the encode threads: a split made there (a detector that splits, on a detection
+# sent there) does all its work in place, as one that waited for a busy thread of the
+# pool could wait for ever.
+_this_thread = threading.local()
+
+
+def _mark_encoder_thread() -> None:
+    _this_thread.encodes = True
+
+
+def _on_encoder_thread() -> bool:
+    return getattr(_this_thread, "encodes", False)
 
 
 def _encoder() -> ThreadPoolExecutor:
     if not _encoders:
         workers = max(2, os.cpu_count() or 1)
-        _encoders.append(ThreadPoolExecutor(workers, thread_name_prefix="outline-splitter encode"))
+        name = "outline-splitter encode"
+        _encoders.append(ThreadPoolExecutor(workers, thread_name_prefix=name, initializer=_mark_encoder_thread))
     return _encoders[0]
 
 
 os.register_at_fork(after_in_child=_encoders.clear)
 
-# How long the split waits for the encode thread to have begun (all of them may be busy
-# with other threads' documents): long enough for a thread switch, short beside a split.
+# How long the split waits for an encode thread to have begun a half (all of them may be
+# busy with other threads' documents): long enough for a thread switch, short beside a split.
 _BEGIN_WITHIN = 0.01
 
 
@@ -80,29 +95,32 @@ def _once_begun(begun: threading.Event, encode: Callable[[str], _T], text: str) 
 
 class DocumentCounters:
     """Span counters of the texts of one document. With `beside`, the counter of `counted`
-    (the text its view counts: the source, or HTML's rendering of it) is made on an encode
-    thread from construction on (where the tokenizer allows it); any other text is encoded
-    when asked. `speed`, the detector's (`DetectorSpeed`), may have a tiktoken encode of
-    `counted` cut in two halves at a sync point, encoded on two threads at once."""
+    (the text its view counts: the source, or HTML's rendering of it) is made while the
+    document is detected (where the tokenizer allows it): by this thread while `alongside`
+    runs the detection on an encode thread, or, where `speed` (the detector's,
+    `DetectorSpeed`) cuts a tiktoken encode of `counted` in two halves, on two encode
+    threads from construction on. Any other text is encoded when asked."""
 
     def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool, speed: DetectorSpeed = "slow") -> None:
         self._tokenizer = tokenizer
         self._counted = counted
-        self._pending: Future[SpanCounter] | None = None
+        self._made: SpanCounter | None = None
         self._halves: list[Future[list[Any]]] = []
+        self._detects_beside = False
         if speed == "trivial" and len(counted) < _HALVES_FROM:
             return
+        if not beside or len(counted) < _BESIDE_FROM or _on_encoder_thread():
+            return
+        if not getattr(tokenizer, "encodes_beside_python", False):
+            return
         halves = speed != "slow" and _HALVES_FROM <= len(counted) <= _HALVES_UP_TO
-        if beside and len(counted) >= _BESIDE_FROM and getattr(tokenizer, "encodes_beside_python", False):
-            # The encode thread needs the GIL to begin, and a detector holds it (tree-sitter's
-            # parse does not let go of it), so the split waits until the encode has begun:
-            # without this, the encode began when detection ended, beside nothing.
-            cut = None
-            if halves and isinstance(tokenizer, TiktokenTokenizer):
-                cut = tokenizer.halves(counted)
-                self._halves = [self._begin(tokenizer.token_sizes, half) for half in cut or ()]
-            if cut is None:
-                self._pending = self._begin(partial(span_counter_for, tokenizer), counted)
+        cut = None
+        if halves and isinstance(tokenizer, TiktokenTokenizer):
+            # (an encode thread needs the GIL to begin, and the detection holds it: the split
+            # waits until each half has begun, or they began when detection ended)
+            cut = tokenizer.halves(counted)
+            self._halves = [self._begin(tokenizer.token_sizes, half) for half in cut or ()]
+        self._detects_beside = cut is None
 
     @staticmethod
     def _begin(encode: Callable[[str], _T], text: str) -> Future[_T]:
@@ -111,14 +129,30 @@ class DocumentCounters:
         begun.wait(_BEGIN_WITHIN)
         return pending
 
+    def alongside(self, detect: Callable[[], _T]) -> _T:
+        """`detect()`; where `counted` is this thread's to encode beside it, `detect` runs on
+        an encode thread meanwhile. (This thread begins its encode at once, and tiktoken lets
+        go of the GIL: the detection, tree-sitter's parse too, which holds the GIL, starts
+        without waiting for a thread to have begun, a wait of milliseconds on a busy machine.)"""
+        if not self._detects_beside:
+            return detect()
+        self._detects_beside = False
+        detecting = _encoder().submit(detect)
+        try:
+            self._made = span_counter_for(self._tokenizer, self._counted)
+        except BaseException:
+            wait([detecting])  # (the detection is not left running after the split has failed)
+            raise
+        return detecting.result()
+
     def counter_for(self, text: str) -> SpanCounter:
-        """The span counter of `text`: `counted`'s is the one started at construction,
-        handed over once (this object keeps no reference to it: the view may drop it)."""
+        """The span counter of `text`: `counted`'s is the one made beside detection, handed
+        over once (this object keeps no reference to it: the view may drop it)."""
         if text is self._counted and self._halves:
             halves, self._halves = self._halves, []
             assert isinstance(self._tokenizer, TiktokenTokenizer)  # (only its encodes are halved)
             return self._tokenizer.index_of_sizes(text, [*halves[0].result(), *halves[1].result()])
-        if text is not self._counted or self._pending is None:
-            return span_counter_for(self._tokenizer, text)
-        pending, self._pending = self._pending, None
-        return pending.result()  # (an error of the encode is raised here, in the splitting thread)
+        if text is self._counted and self._made is not None:
+            made, self._made = self._made, None
+            return made
+        return span_counter_for(self._tokenizer, text)
