@@ -4,10 +4,9 @@ detection.
 
 The one encode of a document (the token index, `index.py`) needs nothing but the text,
 and tiktoken releases the GIL while it encodes, so the encode and the detection run at
-once: beside a slow detector (Markdown, code) the detection goes to an encode thread and
-the splitting thread encodes (`DocumentCounters.alongside`); beside a quick one (HTML)
-the encode goes to encode threads, in two halves, and the splitting thread detects. The
-view takes the index when it is made. Where a second core is free, the encode's wall time
+once: the detection goes to an encode thread and the splitting thread encodes
+(`DocumentCounters.alongside`), a large text in two halves, the second on another encode
+thread. The view takes the index when it is made. Where a second core is free, the encode's wall time
 (about one tiktoken pass) then hides behind detection; the CPU time is the same.
 
 Only tokenizers that say their encode is safe on another thread and lets go of the GIL
@@ -31,14 +30,14 @@ from outline_splitter.tokens.tiktoken_tokenizer import TiktokenTokenizer
 _T = TypeVar("_T")
 _BESIDE_FROM = 2048
 # How a format's detector compares with one encode of its source, which decides how
-# `DocumentCounters` encodes it: "slow" (Markdown, code: at least about as long), the
-# encode on a thread beside detection; "quick" (HTML markup: a quarter to two thirds of
-# it), the same below `_HALVES_FROM` characters, and from there two halves at once, as
-# detection would leave a core idle; "trivial" (plain text), two halves from
-# `_HALVES_FROM` and in place below (a thread's hand-over cost more than it saved: plain
-# text, 10 KB a text, was 2.0x one tiktoken pass in place, 2.3x beside, 2.0x in halves at
-# a quarter more CPU). Texts over `_HALVES_UP_TO` are encoded a block at a time beside
-# detection, so that their tokens' lengths are never all held at once.
+# `DocumentCounters` encodes it: "slow" (Markdown, code: at least about as long), whole
+# beside detection; "quick" (HTML markup: a quarter to two thirds of it), the same below
+# `_HALVES_FROM` characters, and from there two halves at once, as detection would leave
+# a core idle; "trivial" (plain text), two halves from `_HALVES_FROM` and in place below
+# (a thread's hand-over cost more than it saved: plain text, 10 KB a text, was 2.0x one
+# tiktoken pass in place, 2.3x beside, 2.0x in halves at a quarter more CPU). Texts over
+# `_HALVES_UP_TO` are encoded a block at a time beside detection, so that their tokens'
+# lengths are never all held at once.
 DetectorSpeed = Literal["slow", "quick", "trivial"]
 _HALVES_FROM = 1 << 16
 _HALVES_UP_TO = 1 << 22
@@ -83,75 +82,65 @@ def _encoder() -> ThreadPoolExecutor:
 
 os.register_at_fork(after_in_child=_encoders.clear)
 
-# How long the split waits for an encode thread to have begun a half (all of them may be
-# busy with other threads' documents): long enough for a thread switch, short beside a split.
-_BEGIN_WITHIN = 0.01
-
-
-def _once_begun(begun: threading.Event, encode: Callable[[str], _T], text: str) -> _T:
-    begun.set()
-    return encode(text)
-
-
 class DocumentCounters:
     """Span counters of the texts of one document. With `beside`, the counter of `counted`
-    (the text its view counts: the source, or HTML's rendering of it) is made while the
-    document is detected (where the tokenizer allows it): by this thread while `alongside`
-    runs the detection on an encode thread, or, where `speed` (the detector's,
-    `DetectorSpeed`) cuts a tiktoken encode of `counted` in two halves, on two encode
-    threads from construction on. Any other text is encoded when asked."""
+    (the text its view counts: the source, or HTML's rendering of it) is made while
+    `alongside` runs the document's detection on an encode thread (where the tokenizer
+    allows it): by this thread, or, where `speed` (the detector's, `DetectorSpeed`) cuts a
+    tiktoken encode of `counted` in two halves, by this thread and another encode thread
+    at once. Any other text is encoded when asked."""
 
     def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool, speed: DetectorSpeed = "slow") -> None:
         self._tokenizer = tokenizer
         self._counted = counted
         self._made: SpanCounter | None = None
-        self._halves: list[Future[list[Any]]] = []
-        self._detects_beside = False
+        self._beside = False
+        # (tiktoken's encode of `counted` in two halves: the tokenizer and the halves)
+        self._halved: tuple[TiktokenTokenizer, tuple[str, str]] | None = None
         if speed == "trivial" and len(counted) < _HALVES_FROM:
             return
         if not beside or len(counted) < _BESIDE_FROM or _on_encoder_thread():
             return
         if not getattr(tokenizer, "encodes_beside_python", False):
             return
+        self._beside = True
         halves = speed != "slow" and _HALVES_FROM <= len(counted) <= _HALVES_UP_TO
-        cut = None
         if halves and isinstance(tokenizer, TiktokenTokenizer):
-            # (an encode thread needs the GIL to begin, and the detection holds it: the split
-            # waits until each half has begun, or they began when detection ended)
             cut = tokenizer.halves(counted)
-            self._halves = [self._begin(tokenizer.token_sizes, half) for half in cut or ()]
-        self._detects_beside = cut is None
-
-    @staticmethod
-    def _begin(encode: Callable[[str], _T], text: str) -> Future[_T]:
-        begun = threading.Event()
-        pending = _encoder().submit(_once_begun, begun, encode, text)
-        begun.wait(_BEGIN_WITHIN)
-        return pending
+            self._halved = (tokenizer, cut) if cut is not None else None
 
     def alongside(self, detect: Callable[[], _T]) -> _T:
         """`detect()`; where `counted` is this thread's to encode beside it, `detect` runs on
-        an encode thread meanwhile. (This thread begins its encode at once, and tiktoken lets
-        go of the GIL: the detection, tree-sitter's parse too, which holds the GIL, starts
-        without waiting for a thread to have begun, a wait of milliseconds on a busy machine.)"""
-        if not self._detects_beside:
+        an encode thread meanwhile (and a second half of `counted`, where it is cut, on
+        another). This thread's encode lets go of the GIL at once, so the threads begin
+        without a wait: sent the encode, the split had to wait until a thread had begun it
+        (a thread needs the GIL to begin, and the detection holds it, tree-sitter's parse
+        throughout), milliseconds a document on a busy machine."""
+        if not self._beside:
             return detect()
-        self._detects_beside = False
+        self._beside = False
+        halved = self._halved
+        second = _encoder().submit(halved[0].token_sizes, halved[1][1]) if halved else None
         detecting = _encoder().submit(detect)
         try:
-            self._made = span_counter_for(self._tokenizer, self._counted)
+            self._made = self._encode_here(second)
         except BaseException:
-            wait([detecting])  # (the detection is not left running after the split has failed)
+            pending: list[Future[Any]] = [detecting] if second is None else [detecting, second]
+            wait(pending)  # (nothing is left running once the split has failed)
             raise
         return detecting.result()
+
+    def _encode_here(self, second: Future[list[Any]] | None) -> SpanCounter:
+        """`counted`'s counter, encoded by this thread (its first half, where `second` encodes the other)."""
+        if second is None or self._halved is None:
+            return span_counter_for(self._tokenizer, self._counted)
+        tokenizer, (first, _) = self._halved
+        sizes = tokenizer.token_sizes(first)
+        return tokenizer.index_of_sizes(self._counted, [*sizes, *second.result()])
 
     def counter_for(self, text: str) -> SpanCounter:
         """The span counter of `text`: `counted`'s is the one made beside detection, handed
         over once (this object keeps no reference to it: the view may drop it)."""
-        if text is self._counted and self._halves:
-            halves, self._halves = self._halves, []
-            assert isinstance(self._tokenizer, TiktokenTokenizer)  # (only its encodes are halved)
-            return self._tokenizer.index_of_sizes(text, [*halves[0].result(), *halves[1].result()])
         if text is self._counted and self._made is not None:
             made, self._made = self._made, None
             return made
