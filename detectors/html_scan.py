@@ -106,8 +106,8 @@ def scan(source: str) -> Iterator[Token]:
 def _scan(source: str) -> list[Token]:
     """`scan`'s tokens as a list. The expression's matches come from one `finditer`,
     which keeps its state from match to match (a `search` a token set it up anew, half
-    the scan's time); it is begun again only past a raw-text element's content and a
-    bogus comment, whose ends the expression does not find."""
+    the scan's time); it is begun again only past a raw-text element's content and the
+    tokens `_seldom` reads (a bogus comment's end the expression does not find)."""
     out: list[Token] = []
     add = out.append
     finditer = _TOKEN.finditer
@@ -118,10 +118,7 @@ def _scan(source: str) -> list[Token]:
         for match in finditer(source, pos):
             start, end = match.span()
             name, ended, end_name, end_ended, cdata = match.groups()  # (one call, not one a group)
-            if name is not None:
-                if ended is None:
-                    add((OTHER, start, length, ""))
-                    return out
+            if ended is not None:  # a start tag
                 name = name.lower()
                 add((START, start, end, name))
                 if name in FOREIGN and not source.endswith("/>", start, end):
@@ -131,33 +128,48 @@ def _scan(source: str) -> list[Token]:
                     if pos < 0:
                         return out
                     break  # (begun again past the content)
-            elif end_name is not None:
-                if end_ended is None:
-                    add((OTHER, start, length, ""))
-                    return out
+            elif end_ended is not None:  # an end tag
                 name = end_name.lower()
                 if name in FOREIGN and foreign:
                     foreign -= 1
                 add((END, start, end, name))
-            elif cdata is not None and foreign:
-                closed = source.endswith("]]>", start + 9, end)
-                add((OTHER, start, start + 9, ""))
-                if end - (3 if closed else 0) > start + 9:
-                    add((CDATA, start + 9, end - (3 if closed else 0), ""))
-                if closed:
-                    add((OTHER, end - 3, end, ""))
-            elif end == length == start + 2 and source.endswith("</"):
-                return out  # `</` cut off by the end of the document is text (the tokenizer emits it)
-            elif cdata is not None:  # a bogus comment in HTML content: it ends at the next `>`
-                close = source.find(">", start)
-                pos = close + 1 if close >= 0 else length
-                add((OTHER, start, pos, ""))
-                break
+            elif name is None and end_name is None and cdata is None and end < length:
+                add((OTHER, start, end, ""))  # a comment, a doctype, ...
             else:
-                add((OTHER, start, end, ""))
+                pos = _seldom(source, match, foreign, add)
+                if pos < 0:
+                    return out
+                break  # (begun again past it)
         else:
             return out
     return out
+
+
+def _seldom(source: str, match: re.Match[str], foreign: int, add: Callable[[Token], object]) -> int:
+    """Add the tokens of a `match` that `_scan` meets seldom: a tag cut off by the end of
+    the document, a CDATA section, a token that runs to the end; returns where the scan
+    goes on, or -1 where it ends."""
+    start, end = match.span()
+    length = len(source)
+    name, _, end_name, _, cdata = match.groups()
+    if name is not None or end_name is not None:  # (its `>` never came)
+        add((OTHER, start, length, ""))
+        return -1
+    if cdata is not None and foreign:
+        closed = source.endswith("]]>", start + 9, end)
+        add((OTHER, start, start + 9, ""))
+        if end - (3 if closed else 0) > start + 9:
+            add((CDATA, start + 9, end - (3 if closed else 0), ""))
+        if closed:
+            add((OTHER, end - 3, end, ""))
+        return end
+    if end == length == start + 2 and source.endswith("</"):
+        return -1  # `</` cut off by the end of the document is text (the tokenizer emits it)
+    if cdata is not None:  # a bogus comment in HTML content: it ends at the next `>`
+        close = source.find(">", start)
+        end = close + 1 if close >= 0 else length
+    add((OTHER, start, end, ""))
+    return end
 
 
 def _raw_text(source: str, name: str, end: int, add: Callable[[Token], object]) -> int:

@@ -204,6 +204,31 @@ class _Pieces:
         return increments if through is None else through[increments]
 
 
+def _fold_into(folded: _Pieces, raw: str, cursor: int, stop: int) -> None:
+    """Add `raw[cursor:stop]` folded to `folded`: text and runs in turn, cut by one
+    `split` (each run's piece is its fold, whose characters share the run's start); no
+    Python call a run."""
+    from itertools import accumulate  # (here: the module's imports stay as they are)
+
+    parts = _FOLD.split(raw[cursor:stop])
+    folded.constant.extend(range(len(folded.pieces) + 1, len(folded.pieces) + len(parts), 2))
+    folded.bases.extend(accumulate(map(len, parts[:-1]), initial=cursor))
+    parts[1::2] = _folds(parts[1::2])
+    folded.pieces.extend(parts)
+
+
+def _keep_into(folded: _Pieces, raw: str, a: int, b: int) -> None:
+    """Add `raw[a:b]` to `folded` as written, but a line end is one `\\n` (`\\r\\n` and a
+    lone `\\r` too: the parser's input is normalized so), from the source of its first
+    character; a block boundary is a line end too."""
+    cursor = a
+    for match in _CARRIAGE_RETURN.finditer(raw, a, b):
+        folded.add(raw[cursor : match.start()].replace(_BREAK, "\n"), cursor)
+        folded.add("\n", match.start())
+        cursor = match.end()
+    folded.add(raw[cursor:b].replace(_BREAK, "\n"), cursor)
+
+
 def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) -> tuple[str, array[int] | None]:
     """`raw` with its white space folded (`_fold`) outside the `verbatim` ranges, and
     the source offset of each character of the result, given `starts` for `raw`'s (else
@@ -214,36 +239,14 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
         parts = _FOLD.split(raw)
         parts[1::2] = _folds(parts[1::2])
         return "".join(parts), None
-    from itertools import accumulate  # (here: the module's imports stay as they are)
-
     folded = _Pieces()
-
-    def fold(cursor: int, stop: int) -> None:
-        # text and runs in turn, cut by one `split` (each run's piece is its fold, whose
-        # characters share the run's start); no Python call a run
-        parts = _FOLD.split(raw[cursor:stop])
-        folded.constant.extend(range(len(folded.pieces) + 1, len(folded.pieces) + len(parts), 2))
-        folded.bases.extend(accumulate(map(len, parts[:-1]), initial=cursor))
-        parts[1::2] = _folds(parts[1::2])
-        folded.pieces.extend(parts)
-
-    def keep(a: int, b: int) -> None:
-        # as written, but a line end is one `\n` (`\r\n` and a lone `\r` too: the parser's
-        # input is normalized so), from the source of its first character
-        cursor = a
-        for match in _CARRIAGE_RETURN.finditer(raw, a, b):
-            folded.add(raw[cursor : match.start()].replace(_BREAK, "\n"), cursor)
-            folded.add("\n", match.start())
-            cursor = match.end()
-        folded.add(raw[cursor:b].replace(_BREAK, "\n"), cursor)
-
     cursor = 0
     for a, b in zip(verbatim[::2], verbatim[1::2], strict=True):
         kept = len(raw[a:b].rstrip(" \t\n\r\f" + _BREAK))
-        fold(cursor, a)
-        keep(a, a + kept)
+        _fold_into(folded, raw, cursor, a)
+        _keep_into(folded, raw, a, a + kept)
         cursor = a + kept
-    fold(cursor, len(raw))
+    _fold_into(folded, raw, cursor, len(raw))
     if starts is None:
         return "".join(folded.pieces), None
     offsets = folded.offsets(starts.dtype.type, starts)
@@ -253,36 +256,54 @@ def _fold_white_space(raw: str, verbatim: list[int], starts: np.ndarray | None) 
     return "".join(folded.pieces), mapped
 
 
+def _add_segment(raw: _Pieces, segment: str, start: int, decode: bool, preformatted: int) -> None:
+    """Add a `segment` of text that starts at `start` to `raw`: a long run of white space
+    as its two short pieces (folded all the same: no need to map it all), a `_BREAK` in it
+    (a NUL of the source) as U+FFFD, its entities decoded (where `decode`)."""
+    if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
+        head, tail = _short_pieces(segment)
+        raw.add(head, start)
+        raw.add(tail, start + len(segment) - 2)
+        return
+    if _BREAK in segment:
+        segment = segment.replace(_BREAK, "\ufffd")
+    if not decode or "&" not in segment:
+        raw.add(segment, start)
+        return
+    cursor = 0
+    for match in _ENTITY.finditer(segment):
+        a = match.start()
+        length = _decoded_length(match.group())
+        if not length:
+            continue
+        if a > cursor:
+            raw.add(segment[cursor:a], start + cursor)
+        raw.add_constant(unescape(segment[a : a + length]), start + a)
+        cursor = a + length
+    if cursor < len(segment):
+        raw.add(segment[cursor:], start + cursor)
+
+
+def _preformatted(raw: _Pieces, opens: bool, start: int, depth: int, verbatim: list[int]) -> int:
+    """The depth of open `pre` elements after a `pre` (or `listing`) start tag (`opens`)
+    or end tag at `start`, whose block boundary it adds to `raw`; the outermost's content
+    opens or closes a range of `verbatim`."""
+    if not opens and depth:
+        depth -= 1
+        if not depth:
+            verbatim.append(raw.length())
+    raw.add(_BREAK, start)
+    if opens:
+        depth += 1
+        if depth == 1:
+            verbatim.append(raw.length())
+    return depth
+
+
 def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces, list[int]]:
     """The text of `source` before white space is folded (`_BREAK` at block boundaries),
     its pieces, and the `[start, end)` pairs of its offsets kept as written (`pre`)."""
     raw = _Pieces()
-
-    def add(start: int, end: int, decode: bool = True) -> None:
-        segment = source[start:end]
-        if len(segment) > _SHORT_BLANK and not preformatted and _BLANK_RUN.fullmatch(segment):
-            head, tail = _short_pieces(segment)  # folded all the same: no need to map it all
-            raw.add(head, start)
-            raw.add(tail, end - 2)
-            return
-        if _BREAK in segment:
-            segment = segment.replace(_BREAK, "\ufffd")
-        if not decode or "&" not in segment:
-            raw.add(segment, start)
-            return
-        cursor = 0
-        for match in _ENTITY.finditer(segment):
-            a = match.start()
-            length = _decoded_length(match.group())
-            if not length:
-                continue
-            if a > cursor:
-                raw.add(segment[cursor:a], start + cursor)
-            raw.add_constant(unescape(segment[a : a + length]), start + a)
-            cursor = a + length
-        if cursor < len(segment):
-            raw.add(segment[cursor:], start + cursor)
-
     hidden = 0  # depth of open elements whose content is not shown
     preformatted = 0  # depth of open `pre` elements
     verbatim: list[int] = []  # [start, end) pairs of raw offsets kept as written
@@ -293,43 +314,25 @@ def _raw_text(source: str, markup: Iterable[Token] | None) -> tuple[str, _Pieces
             if preformatted and verbatim[-1] == raw.length() and source[cursor] in "\r\n":
                 cursor += 2 if source.startswith("\r\n", cursor) else 1  # not content
             segment = source[cursor:start]
-            if "&" in segment or _BREAK in segment:
-                add(cursor, start)
-            elif (
-                len(segment) > _SHORT_BLANK
-                and segment[0] in _BLANKS
-                and not preformatted
-                and _BLANK_RUN.fullmatch(segment)
-            ):
-                head, tail = _short_pieces(segment)  # (as `add` does)
-                add_piece(head)
-                add_base(cursor)
-                add_piece(tail)
-                add_base(start - 2)
+            if "&" in segment or _BREAK in segment or (len(segment) > _SHORT_BLANK and segment[0] in _BLANKS):
+                _add_segment(raw, segment, cursor, True, preformatted)
             else:  # (mostly: text as written, `raw.add` without a call)
                 add_piece(segment)
                 add_base(cursor)
         cursor = end
         if name not in _MARKED:  # (mostly: an inline tag, a comment, raw text: nothing more to do)
-            if kind == CDATA and not hidden:
-                add(start, end, decode=False)  # CDATA in foreign content is text as written
+            if kind == CDATA and not hidden:  # CDATA in foreign content is text as written
+                _add_segment(raw, source[start:end], start, False, preformatted)
         elif kind in (START, END):
             if name in HIDDEN_INLINE:
                 hidden = hidden + 1 if kind == START else max(hidden - 1, 0)
-                continue
-            if name in PREFORMATTED and kind == END and preformatted:
-                preformatted -= 1
-                if not preformatted:
-                    verbatim.append(raw.length())
-            if name in _LINE_BREAKS:
+            elif name in PREFORMATTED:  # (seldom: a call)
+                preformatted = _preformatted(raw, kind == START, start, preformatted, verbatim)
+            else:  # (_MARKED's other tags: the block boundaries, _LINE_BREAKS)
                 add_piece(_BREAK)
                 add_base(start)
-            if name in PREFORMATTED and kind == START:
-                preformatted += 1
-                if preformatted == 1:
-                    verbatim.append(raw.length())
     if cursor < len(source) and not hidden:
-        add(cursor, len(source))
+        _add_segment(raw, source[cursor:], cursor, True, preformatted)
     text = "".join(raw.pieces)
     if len(verbatim) % 2:
         verbatim.append(len(text))

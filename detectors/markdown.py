@@ -185,10 +185,8 @@ def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[
             continue
         first, last = token.map
         content = tokens[i + 1].content
-        underline = None
-        if "=" in content:  # (most paragraphs have none: no line to match, no lines made)
-            lines = content.split("\n")
-            underline = next((k for k in range(1, len(lines)) if _EQUALS_UNDERLINE.fullmatch(lines[k])), None)
+        lines = content.split("\n") if "=" in content else []  # (most paragraphs have none: no lines made)
+        underline = next((k for k in range(1, len(lines)) if _EQUALS_UNDERLINE.fullmatch(lines[k])), None)
         if underline is not None:
             out.extend(_heading_tokens(token, "h1", first, first + underline + 1, lines[:underline]))
             if first + underline + 1 < last:  # the lines after the underline stay a paragraph
@@ -199,23 +197,27 @@ def _setext_headings(tokens: list[Token], text: str, starts: list[int]) -> list[
                 continue
             i += 3
             continue
-        following = tokens[i + 3] if i + 3 < len(tokens) else None
-        if (
-            following is not None
-            and following.type == "hr"
-            and following.map is not None
-            and following.map[0] == last
-            and following.level == token.level
-            and (_NESTED_DASH_UNDERLINE if token.level else _DASH_UNDERLINE).fullmatch(
-                text, starts[last], starts[min(last + 1, len(starts) - 1)]
-            )
-        ):
+        if _dash_underlined(token, tokens[i + 3] if i + 3 < len(tokens) else None, text, starts):
             out.extend(_heading_tokens(token, "h2", first, last + 1, content.split("\n")))
             i += 4
             continue
         out.extend(tokens[i : i + 3])
         i += 3
     return out
+
+
+def _dash_underlined(paragraph: Token, following: Token | None, text: str, starts: list[int]) -> bool:
+    """Whether the token `following` a paragraph's is the `---` line right under it, at
+    its level: a Setext underline that markdown-it-py read as a thematic break."""
+    if following is None or following.type != "hr" or following.map is None:
+        return False
+    last = paragraph.map[1] if paragraph.map is not None else -1
+    underline = _NESTED_DASH_UNDERLINE if paragraph.level else _DASH_UNDERLINE
+    return (
+        following.map[0] == last
+        and following.level == paragraph.level
+        and underline.fullmatch(text, starts[last], starts[min(last + 1, len(starts) - 1)]) is not None
+    )
 
 
 def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: list[str]) -> list[Token]:
@@ -269,7 +271,7 @@ class Builder:
     def read(self, tokens: Iterator[tuple[Token, Token | None]]) -> None:
         """Make the nodes of `tokens` (each with the one after it in its window); a table's
         header row is marked once its rows are read."""
-        text, starts, sections, parents = self.text, self.starts, self.sections, self.parents
+        starts, sections, parents = self.starts, self.sections, self.parents
         last_line = len(starts) - 1
         tables: list[Node] = []
         for token, following in tokens:
@@ -299,38 +301,61 @@ class Builder:
                 if token.nesting == 1:
                     parents.append(parent)
                 continue
-            holder = parent or sections.open[-1][1]
-            if holder.expand is not None:  # a list item's paragraph is not all it holds after all
-                holder.expanded_children()
-            if (
-                kind == kinds.PARAGRAPH
-                and type(holder) is md_outline.ListItem
-                and not holder.children
-                and md_outline.defers(text, holder, start, end)
-            ):
-                holder.expand = md_outline.own_paragraph  # built when asked (see md_outline.ListItem)
-                parents.append(holder)
-                continue
-            # (a paragraph is a leaf: inline tokens make no nodes)
-            traits = (
-                md_outline.paragraph_traits(text, start, end)
-                if kind == kinds.PARAGRAPH
-                else md_outline.TRAITS.get(kind, Trait.NONE)
-            )
-            make = md_outline.ListItem if kind == kinds.LIST_ITEM else Node
-            node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
-            if kind == kinds.TABLE:
-                tables.append(node)
-            if token.type == "heading_open":
-                node.label = _heading_label(token, following)
-            if holder.children:
-                holder.children.append(node)
-            else:  # its first child (it had NO_CHILDREN)
-                holder.children = [node]
-            if token.nesting == 1:
-                parents.append(node)
+            self._block(token, following, kind, parent, start, end, tables)
         for table in tables:
             md_outline.finish_table(table)
+
+    def _block(
+        self,
+        token: Token,
+        following: Token | None,
+        kind: str,
+        parent: Node | None,
+        start: int,
+        end: int,
+        tables: list[Node],
+    ) -> None:
+        """Make the node of a block `token` of `kind` over `[start, end)` in `parent` (None:
+        its section) and open it where the token opens; a table goes to `tables` too. A list
+        item's paragraph that `md_outline.defers` makes no node: the item builds it when asked."""
+        text, parents = self.text, self.parents
+        holder = parent or self.sections.open[-1][1]
+        if holder.expand is not None:  # a list item's paragraph is not all it holds after all
+            holder.expanded_children()
+        if kind == kinds.PARAGRAPH and self._deferred(holder, start, end):
+            return
+        # (a paragraph is a leaf: inline tokens make no nodes)
+        traits = (
+            md_outline.paragraph_traits(text, start, end)
+            if kind == kinds.PARAGRAPH
+            else md_outline.TRAITS.get(kind, Trait.NONE)
+        )
+        make = md_outline.ListItem if kind == kinds.LIST_ITEM else Node
+        node = make(kind, start, end, NO_CHILDREN, _block_meta(token), traits=traits)
+        if kind == kinds.TABLE:
+            tables.append(node)
+        if token.type == "heading_open":
+            node.label = _heading_label(token, following)
+        if holder.children:
+            holder.children.append(node)
+        else:  # its first child (it had NO_CHILDREN)
+            holder.children = [node]
+        if token.nesting == 1:
+            parents.append(node)
+
+    def _deferred(self, holder: Node, start: int, end: int) -> bool:
+        """Whether the paragraph over `[start, end)` is a list item's own, which the item
+        (`holder`) builds when asked (see `md_outline.ListItem`): then the item stands open
+        for the paragraph's tokens, in place of its node."""
+        if (
+            type(holder) is not md_outline.ListItem
+            or holder.children
+            or not md_outline.defers(self.text, holder, start, end)
+        ):
+            return False
+        holder.expand = md_outline.own_paragraph
+        self.parents.append(holder)
+        return True
 
 
 def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:

@@ -229,6 +229,19 @@ def _front_matter_end(text: str, starts: list[int]) -> int | None:
     return None
 
 
+def _short_document_lines(text: str) -> tuple[list[int], tuple[bytes, list[int]]]:
+    """A document read in one window: its line starts in characters, and its bytes with
+    their line starts. (`bytes.splitlines` ends lines where `lines.line_starts` does: at
+    `\\r\\n`, `\\r` and `\\n`) an ASCII text's line starts are its bytes'; the lines of
+    another are decoded to count them (each `bytes.decode` call in C)."""
+    data = _encoded(text)
+    pieces = data.splitlines(keepends=True)
+    starts = list(accumulate(map(len, pieces), initial=0))
+    if len(data) == len(text):
+        return starts, (data, starts)
+    return list(accumulate(map(len, map(bytes.decode, pieces)), initial=0)), (data, starts)
+
+
 def _indent(line: str) -> int:
     """The columns of a line's leading white space, tabs to multiples of four."""
     expanded = line.expandtabs(4)
@@ -252,19 +265,13 @@ class _Outline:
                 self.sections.root.children.append(Node(kinds.FRONT_MATTER, 0, offsets[end]))
                 self.front = end
         else:
-            data = _encoded(text)
-            # (`bytes.splitlines` ends lines where `lines.line_starts` does: at `\r\n`,
-            # `\r` and `\n`) an ASCII text's line starts are its bytes'; the lines of
-            # another are decoded to count them (each `bytes.decode` call in C)
-            pieces = data.splitlines(keepends=True)
-            starts = list(accumulate(map(len, pieces), initial=0))
-            if len(data) == len(text):
-                offsets = starts
-            else:
-                offsets = list(accumulate(map(len, map(bytes.decode, pieces)), initial=0))
-            self.whole = (data, starts)
+            offsets, self.whole = _short_document_lines(text)
         self.offsets = offsets  # the document's line starts in characters
         self.last = len(offsets) - 1
+        self.start_reading()
+
+    def start_reading(self) -> None:
+        """The state of the reading before its first window: no window read, no block open."""
         # The window being read (`markdown_windows`): its text's bytes, the byte offset of
         # each of its lines' starts, the document's line it starts on, its last line start
         # (its end), whether the front matter comes before it, and the items of the list
@@ -273,7 +280,7 @@ class _Outline:
         self.starts = [0]
         self.first_line = 0
         self.end_line = 0
-        self.at = offsets
+        self.at = self.offsets
         self.after_front = False
         self.first_items: list[md_windows.Top] = []
         self.head: tuple[bool, bytes] | None = None  # whether the list it starts with is ordered, its marker
@@ -372,8 +379,6 @@ class _Outline:
         self.first_items = []
         self.head = None
         events: Any = pyromark.events_with_range(window, options=_OPTIONS, merge_text=True)
-        event: Any
-        span: Any
         value: Any
         taken = 0  # the events taken so far
         try:
@@ -388,9 +393,7 @@ class _Outline:
                 name, value = (opened, None) if opened.__class__ is str else next(iter(opened.items()))
                 blocks.append(md_windows.Top(_WINDOW_KINDS.get(name, md_windows.OTHER), line, taken - 1))
                 if name == "List":
-                    if len(blocks) == 1:
-                        self.head = (value is not None, _list_marker(self.data, span["start"]))
-                    taken = self.list_items(events, taken, len(blocks) == 1)
+                    taken = self.list_items(events, taken, span, value, len(blocks) == 1)
                     continue
                 if name == "Heading":
                     end: Any = {"End": {"Heading": value["level"]}}
@@ -403,10 +406,13 @@ class _Outline:
             raise Fallback from None
         return blocks
 
-    def list_items(self, events: Any, taken: int, first_block: bool) -> int:
+    def list_items(self, events: Any, taken: int, span: Any, value: Any, first_block: bool) -> int:
         """Take the events of a list's items, up to its end event (`taken`: the events
-        taken, its start the last); the items kept in `first_items` for the list a
-        window starts with. How many events are then taken."""
+        taken, its start the last, with its `span` and `value`); for the list a window
+        starts with, its kind and marker kept (`head`) and its items (`first_items`).
+        How many events are then taken."""
+        if first_block:
+            self.head = (value is not None, _list_marker(self.data, span["start"]))
         while True:
             event, span = next(events)
             taken += 1
@@ -495,16 +501,7 @@ class _Outline:
                         ((name, value),) = opened.items()
                     end = _LEAF_ENDS.get(name)
                     if end is not None:
-                        self.leaf(name, value, span)
-                        # (a block's end event has its start event's range)
-                        if end is _HEADING_END:
-                            end = {"End": {"Heading": value["level"]}}
-                        try:
-                            held = indexOf(events, (end, span))
-                        except ValueError:  # (no end event: pulldown-cmark ended it otherwise)
-                            raise Fallback from None
-                        if held and self.depth + 1 >= _MAX_DEPTH and name in _CONTAINERS:
-                            raise Fallback  # (a row's cells, past markdown-it's nesting)
+                        self.leaf(name, value, span, events, end)
                         continue
                     if name not in _INLINE:
                         self.open(name, value, span)
@@ -672,8 +669,10 @@ class _Outline:
             self.block_starts(first)
         return first, stop
 
-    def leaf(self, name: str, value: Any, span: Any) -> None:
-        """A block that holds no block (`_LEAF_ENDS`) starts: its node."""
+    def leaf(self, name: str, value: Any, span: Any, events: Iterator[Any], closing: Any) -> None:
+        """A block that holds no block (`_LEAF_ENDS`) starts: its node; what it holds is
+        passed over in `events` up to its end event (`closing`, which has the start
+        event's range)."""
         start, end = span["start"], span["end"]
         first, stop = self.lines(start, end)
         node = self.node(name, value, start, end, first, stop, self.stack[-1][0] is None)
@@ -681,6 +680,14 @@ class _Outline:
             self.add(node)
         if self.quote_inner:
             self.inside(self.first_line + stop)
+        if closing is _HEADING_END:
+            closing = {"End": {"Heading": value["level"]}}
+        try:
+            held = indexOf(events, (closing, span))
+        except ValueError:  # (no end event: pulldown-cmark ended it otherwise)
+            raise Fallback from None
+        if held and self.depth + 1 >= _MAX_DEPTH and name in _CONTAINERS:
+            raise Fallback  # (a row's cells, past markdown-it's nesting)
 
     def open(self, name: str, value: Any, span: Any) -> None:
         """A block that holds others starts: its node, open until its end event."""
@@ -718,29 +725,9 @@ class _Outline:
         if name == "List":
             return Node(kinds.LIST, begin, until, NO_CHILDREN, list_meta(value))
         if name == "Heading":
-            if (
-                stop - first > 1
-                and stop < len(starts) - 1
-                and b"=" in data[starts[stop - 1] : starts[stop]]
-                and not self.blank(stop)
-            ):
-                # a `=` Setext heading with a line right after it: where markdown-it's
-                # paragraph would have gone on, the reference's underline rule leaves
-                # the lines after it a paragraph
-                raise Fallback
-            content = _heading_content(data[start:end].decode("utf-8"), self.quotes)
-            label = Label(title=plain_title(content), level=int(value["level"][1]))
-            if top:
-                self.sections.heading(label, begin, until)
-                return None
-            return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
+            return self.heading_node(value, start, end, first, stop, top)
         if name == "CodeBlock":
-            if value == "Indented":
-                return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[kinds.CODE])
-            # markdown-it's info string: the rest of the opening line, as written
-            opening = data[start : starts[first + 1]].decode("utf-8").rstrip("\r\n")
-            info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
-            return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[kinds.CODE])
+            return self.code_node(value, start, first, stop)
         if name == "BlockQuote":
             return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
@@ -752,6 +739,37 @@ class _Outline:
         if name == "Table":
             return Node(kinds.TABLE, begin, until, NO_CHILDREN)
         raise Fallback  # a block this module does not know
+
+    def heading_node(self, value: Any, start: int, end: int, first: int, stop: int, top: bool) -> Node | None:
+        """A heading's node (`node`): None at the `top` level, where its section is opened."""
+        data, starts = self.data, self.starts
+        begin, until = self.at[first], self.at[stop]
+        if (
+            stop - first > 1
+            and stop < len(starts) - 1
+            and b"=" in data[starts[stop - 1] : starts[stop]]
+            and not self.blank(stop)
+        ):
+            # a `=` Setext heading with a line right after it: where markdown-it's
+            # paragraph would have gone on, the reference's underline rule leaves
+            # the lines after it a paragraph
+            raise Fallback
+        content = _heading_content(data[start:end].decode("utf-8"), self.quotes)
+        label = Label(title=plain_title(content), level=int(value["level"][1]))
+        if top:
+            self.sections.heading(label, begin, until)
+            return None
+        return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
+
+    def code_node(self, value: Any, start: int, first: int, stop: int) -> Node:
+        """A code block's node (`node`), with markdown-it's info string of a fenced one:
+        the rest of its opening line, as written."""
+        begin, until = self.at[first], self.at[stop]
+        if value == "Indented":
+            return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[kinds.CODE])
+        opening = self.data[start : self.starts[first + 1]].decode("utf-8").rstrip("\r\n")
+        info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
+        return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[kinds.CODE])
 
 
 # The window rules' kind of each top-level block (`markdown_windows.OTHER` if none); a

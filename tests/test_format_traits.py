@@ -71,7 +71,8 @@ def test_pass_two_reads_traits_not_kinds_or_meta():
 
 def test_no_function_in_the_package_is_over_40_lines():
     long = []
-    for path in sorted(PACKING.parent.rglob("*.py")):
+    root = PACKING.parent  # rglob does not follow its detectors symlink: walk the folder itself
+    for path in [*sorted(root.rglob("*.py")), *sorted((root.parent / "detectors").rglob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1

@@ -151,13 +151,7 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
     error_bound = max(2 * size, len(data) // ERROR_WINDOW_SHARE) if long else len(data)
     try:  # (the parser is this thread's: it parses whole again after)
         while True:
-            end = data.find(b"\n", start + grow) + 1 or len(data)
-            end_row = row + data.count(b"\n", start, end)
-            parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
-            # a window grown for want of a place to cut (no error) is parsed again from its
-            # last parse, which tree-sitter reuses but where the ranges differ (a file of one
-            # class grows its window to the end)
-            tree = parser.parse(data) if grown is None else parser.parse(data, grown)
+            tree, end = _parse_window(parser, data, start, row, grow, grown)
             root = tree.root_node
             children = root.children
             if end == len(data):
@@ -167,12 +161,7 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
                 return
             cut = _cut(children, data, root.is_error, grow >= error_bound)
             if cut is None:
-                if root.has_error and grow < error_bound:
-                    # parsed anew, so that its tree is let go of first (tree-sitter would
-                    # reparse what the error touches all the same); grown up to its bound
-                    grown, grow = None, min(4 * grow, error_bound)
-                else:
-                    grown, grow = tree, 4 * grow
+                grown, grow = _grown(tree, grow, error_bound)
                 del tree, root, children
                 continue
             grown = None
@@ -186,6 +175,28 @@ def _windows(parser: Parser, data: bytes, size: int) -> Iterator[SyntaxNode]:
 
 
 _WHOLE_RANGE = [Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)]
+
+
+def _parse_window(parser: Parser, data: bytes, start: int, row: int, grow: int, grown: Tree | None) -> tuple[Tree, int]:
+    """The parse of the window of `data` from `start` (a line start, at `row`) to the end of
+    the line `grow` bytes on, and the window's end; from `grown`, its last parse, if given."""
+    end = data.find(b"\n", start + grow) + 1 or len(data)
+    end_row = row + data.count(b"\n", start, end)
+    parser.included_ranges = [Range(Point(row, 0), Point(end_row, 0), start, end)]
+    # a window grown for want of a place to cut (no error) is parsed again from its last
+    # parse, which tree-sitter reuses but where the ranges differ (a file of one class
+    # grows its window to the end)
+    return (parser.parse(data) if grown is None else parser.parse(data, grown)), end
+
+
+def _grown(tree: Tree, grow: int, error_bound: int) -> tuple[Tree | None, int]:
+    """How a window that has no place to cut (its parse `tree`) grows: the parse to start
+    the grown one from, and its new `grow`."""
+    if tree.root_node.has_error and grow < error_bound:
+        # parsed anew, so that its tree is let go of first (tree-sitter would reparse what
+        # the error touches all the same); grown up to its bound
+        return None, min(4 * grow, error_bound)
+    return tree, 4 * grow
 
 
 def _cut(children: list[SyntaxNode], data: bytes, root_error: bool, as_recovered: bool) -> int | None:
