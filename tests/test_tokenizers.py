@@ -570,6 +570,17 @@ def test_an_error_of_the_encode_is_raised_once_the_detection_beside_it_has_ended
     assert ended.is_set()
 
 
+def test_an_error_of_a_long_documents_encode_on_its_thread_is_raised_in_the_split(cl100k, monkeypatch):
+    from outline_splitter.tokens import counters
+
+    monkeypatch.setattr(counters, "_DETECTS_BESIDE_UP_TO", 5_000)
+    source = "text " * 2000
+    counters_ = DocumentCounters(_RecordingTokenizer(cl100k, error=MemoryError("encode")), source, beside=True)
+    assert counters_.alongside(threading.current_thread) is threading.main_thread()
+    with pytest.raises(MemoryError, match="encode"):
+        counters_.counter_for(source)
+
+
 def test_an_error_of_the_detection_on_an_encode_thread_is_raised_in_the_split(cl100k):
     splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=64)
     text = "# Title\n\n" + "Some words. " * 400
@@ -672,12 +683,18 @@ def test_halves_are_cut_at_a_sync_point_and_none_where_there_is_none(cl100k):
         ("html", 20_000, [True], False),
         ("html", 80_000, [True, False], False),
         ("markdown", 80_000, [True], False),
+        # above _DETECTS_BESIDE_UP_TO (here 100,000 characters): the encode on encode threads, detected in place
+        ("text", 120_000, [False, False], True),
+        ("html", 120_000, [False, False], True),
+        ("markdown", 120_000, [False], True),
     ],
 )
 def test_how_a_source_is_encoded_follows_its_detectors_speed(monkeypatch, doc_type, size, encodes, detected_in_place):
     # encoded on the splitting thread (True) or on encode threads, whole or in two halves;
     # detected on the splitting thread, or on an encode thread while the splitting thread encodes
     from outline_splitter.tokens import counters
+
+    monkeypatch.setattr(counters, "_DETECTS_BESIDE_UP_TO", 100_000)
 
     made: list[bool] = []
     plain, sizes = counters.span_counter_for, TiktokenTokenizer.token_sizes

@@ -21,6 +21,7 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
+from functools import partial
 from typing import Any, Literal, TypeVar
 
 from outline_splitter.tokens.base import SpanCounter, Tokenizer
@@ -82,19 +83,50 @@ def _encoder() -> ThreadPoolExecutor:
 
 os.register_at_fork(after_in_child=_encoders.clear)
 
+# Up to this many characters the detection goes to an encode thread and the splitting
+# thread encodes (no wait for a thread to begin: it costs a document, not a byte); above,
+# the encode goes to encode threads and the splitting thread detects, as the detection's
+# memory (tree-sitter's trees, malloc'd) then stays in this thread's malloc arena, which
+# packing reuses: detected on another thread, 16 MB of Python peaked at 165.5 MB against
+# 151.0 (`python -m benchmarks.scale --one "Python, one function per line" 16 512`; 151.9
+# with MALLOC_ARENA_MAX=1).
+_DETECTS_BESIDE_UP_TO = 1 << 19
+# How long the split waits for an encode thread to have begun a long document's encode
+# (all of them may be busy with other threads' documents): long enough for a thread
+# switch, short beside such a split.
+_BEGIN_WITHIN = 0.01
+
+
+def _begun(encode: Callable[[str], _T], text: str) -> Future[_T]:
+    """`encode(text)` on an encode thread, returned once that has begun (or after
+    `_BEGIN_WITHIN` seconds): a thread needs the GIL to begin, and the detection that
+    follows holds it (tree-sitter's parse throughout)."""
+    begun = threading.Event()
+
+    def once_begun() -> _T:
+        begun.set()
+        return encode(text)
+
+    pending = _encoder().submit(once_begun)
+    begun.wait(_BEGIN_WITHIN)
+    return pending
+
+
 class DocumentCounters:
     """Span counters of the texts of one document. With `beside`, the counter of `counted`
-    (the text its view counts: the source, or HTML's rendering of it) is made while
-    `alongside` runs the document's detection on an encode thread (where the tokenizer
-    allows it): by this thread, or, where `speed` (the detector's, `DetectorSpeed`) cuts a
-    tiktoken encode of `counted` in two halves, by this thread and another encode thread
-    at once. Any other text is encoded when asked."""
+    (the text its view counts: the source, or HTML's rendering of it) is made while the
+    document is detected (where the tokenizer allows it): up to `_DETECTS_BESIDE_UP_TO`
+    characters by this thread while `alongside` runs the detection on an encode thread,
+    above by encode threads from construction on; where `speed` (the detector's,
+    `DetectorSpeed`) cuts a tiktoken encode of `counted` in two halves, the halves at once.
+    Any other text is encoded when asked."""
 
     def __init__(self, tokenizer: Tokenizer, counted: str, beside: bool, speed: DetectorSpeed = "slow") -> None:
         self._tokenizer = tokenizer
         self._counted = counted
         self._made: SpanCounter | None = None
         self._beside = False
+        self._started: list[Future[Any]] = []  # a long document's encode (whole, or its halves' sizes)
         # (tiktoken's encode of `counted` in two halves: the tokenizer and the halves)
         self._halved: tuple[TiktokenTokenizer, tuple[str, str]] | None = None
         if speed == "trivial" and len(counted) < _HALVES_FROM:
@@ -103,17 +135,23 @@ class DocumentCounters:
             return
         if not getattr(tokenizer, "encodes_beside_python", False):
             return
-        self._beside = True
         halves = speed != "slow" and _HALVES_FROM <= len(counted) <= _HALVES_UP_TO
         if halves and isinstance(tokenizer, TiktokenTokenizer):
             cut = tokenizer.halves(counted)
             self._halved = (tokenizer, cut) if cut is not None else None
+        self._beside = len(counted) <= _DETECTS_BESIDE_UP_TO
+        if self._beside:
+            return
+        if self._halved is not None:
+            self._started = [_begun(self._halved[0].token_sizes, half) for half in self._halved[1]]
+        else:
+            self._started = [_begun(partial(span_counter_for, tokenizer), counted)]
 
     def alongside(self, detect: Callable[[], _T]) -> _T:
         """`detect()`; where `counted` is this thread's to encode beside it, `detect` runs on
         an encode thread meanwhile (and a second half of `counted`, where it is cut, on
         another). This thread's encode lets go of the GIL at once, so the threads begin
-        without a wait: sent the encode, the split had to wait until a thread had begun it
+        without a wait: sent the encode, the split has to wait until a thread has begun it
         (a thread needs the GIL to begin, and the detection holds it, tree-sitter's parse
         throughout), milliseconds a document on a busy machine."""
         if not self._beside:
@@ -135,12 +173,17 @@ class DocumentCounters:
         if second is None or self._halved is None:
             return span_counter_for(self._tokenizer, self._counted)
         tokenizer, (first, _) = self._halved
-        sizes = tokenizer.token_sizes(first)
-        return tokenizer.index_of_sizes(self._counted, [*sizes, *second.result()])
+        return tokenizer.index_of_sizes(self._counted, [*tokenizer.token_sizes(first), *second.result()])
 
     def counter_for(self, text: str) -> SpanCounter:
         """The span counter of `text`: `counted`'s is the one made beside detection, handed
         over once (this object keeps no reference to it: the view may drop it)."""
+        if text is self._counted and self._started:
+            started, self._started = self._started, []
+            if self._halved is None:
+                counter: SpanCounter = started[0].result()  # (an error of the encode is raised here, in the split)
+                return counter
+            return self._halved[0].index_of_sizes(text, [*started[0].result(), *started[1].result()])
         if text is self._counted and self._made is not None:
             made, self._made = self._made, None
             return made
