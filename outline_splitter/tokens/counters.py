@@ -170,10 +170,14 @@ class DocumentCounters:
 
     def _encode_here(self, second: Future[list[Any]] | None) -> SpanCounter:
         """`counted`'s counter, encoded by this thread (its first half, where `second` encodes the other)."""
-        if second is None or self._halved is None:
+        if self._halved is None or second is None:
             return span_counter_for(self._tokenizer, self._counted)
-        tokenizer, (first, _) = self._halved
-        return tokenizer.index_of_sizes(self._counted, [*tokenizer.token_sizes(first), *second.result()])
+        return self._of_halves(self._halved[0].token_sizes(self._halved[1][0]), second)
+
+    def _of_halves(self, first: list[Any], second: Future[list[Any]]) -> SpanCounter:
+        """`counted`'s index from its halves' token sizes (`first`'s, and `second`'s once encoded)."""
+        assert self._halved is not None  # (only a tiktoken encode is halved)
+        return self._halved[0].index_of_sizes(self._counted, [*first, *second.result()])
 
     def counter_for(self, text: str) -> SpanCounter:
         """The span counter of `text`: `counted`'s is the one made beside detection, handed
@@ -183,7 +187,7 @@ class DocumentCounters:
             if self._halved is None:
                 counter: SpanCounter = started[0].result()  # (an error of the encode is raised here, in the split)
                 return counter
-            return self._halved[0].index_of_sizes(text, [*started[0].result(), *started[1].result()])
+            return self._of_halves(started[0].result(), started[1])
         if text is self._counted and self._made is not None:
             made, self._made = self._made, None
             return made
