@@ -41,7 +41,7 @@ def packer(splitter: OutlineTextSplitter, text: str) -> Callable[[], list[TextCh
     fmt = resolve_doc_type(options.doc_type)
     output = options.output_for(fmt)
     counters = DocumentCounters(splitter.tokenizer, text, False, fmt.detector_speed)
-    root = splitter._mark(text, splitter._detect(text, fmt), fmt, None)
+    root = splitter._outline(text, fmt)
     view = splitter._view(text, root, fmt, output, counters)
 
     def run() -> list[TextChunk]:
@@ -66,7 +66,7 @@ def step_runs(splitter: OutlineTextSplitter) -> dict[str, Callable[[str], object
     return {
         "index": partial(span_counter_for, splitter.tokenizer),
         "detect": partial(splitter._detect, fmt=fmt),
-        "detect+mark": lambda text: splitter._mark(text, splitter._detect(text, fmt), fmt, None),
+        "detect+mark": partial(splitter._outline, fmt=fmt),
     }
 
 
