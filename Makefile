@@ -61,6 +61,7 @@ test: $(STAMP) $(CONFORMANCE_STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check outline_splitter detectors tests benchmarks
+	$(VENV)/bin/ruff format --check outline_splitter detectors tests benchmarks
 	$(VENV)/bin/mypy
 
 # Fuzzing split (every doc type, arbitrary text and arguments) for FUZZ_SECONDS, 20

@@ -30,6 +30,7 @@ LATEX_KINDS = RST_KINDS | {kinds.LIST, kinds.LIST_ITEM, ENVIRONMENT}
 Heading = tuple[int, int, int, str]  # start, end, level, title
 Blocks = Callable[[str, int, int], list[Node]]
 
+
 def _sections(text: str, headings: list[Heading], blocks: Blocks) -> Node:
     """A document of nested sections, one per heading, the text between cut by `blocks`."""
     root = Node(kinds.DOCUMENT, 0, len(text))

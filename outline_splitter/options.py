@@ -127,9 +127,7 @@ OptionalText = Annotated[str | None, BeforeValidator(_optional_str)]
 class SplitterOptions(BaseModel):
     """Every option of `OutlineTextSplitter`, typed and validated once (see the module)."""
 
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", arbitrary_types_allowed=True, use_attribute_docstrings=True
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True, use_attribute_docstrings=True)
 
     doc_type: Annotated[str, BeforeValidator(_doc_type)] = "markdown"
     """the format: markdown, html, text, rst, latex, a code language (python, javascript, ...), or auto to pick it from

@@ -201,8 +201,12 @@ def resolve_doc_type(doc_type: str) -> DocFormat:
     if fmt is None:
         from outline_splitter.detectors.code import PACK_EXTRA, pack_languages
 
-        more = "" if pack_languages() else (
-            f" (tree-sitter-language-pack, pip install 'outline-splitter[{PACK_EXTRA}]', adds more code languages)"
+        more = (
+            ""
+            if pack_languages()
+            else (
+                f" (tree-sitter-language-pack, pip install 'outline-splitter[{PACK_EXTRA}]', adds more code languages)"
+            )
         )
         raise ValueError(f"doc_type {doc_type!r} is not known; allowed values: {', '.join(doc_types())}{more}")
     return fmt

@@ -34,9 +34,7 @@ FRAGMENTS = [
     "word", "Sentence one. ", "Why? ", "e.g. ", "end:", "日本語", "x²", "...", ".",
 ]  # fmt: skip
 ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates included
-TEXT = st.lists(
-    st.one_of(st.sampled_from(FRAGMENTS), st.text(ANY_CHARACTER, max_size=4)), max_size=50
-).map("".join)
+TEXT = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(ANY_CHARACTER, max_size=4)), max_size=50).map("".join)
 
 SELECTORS = ["p", "div", "li", "h2", "h3", "span", "*", "html", "body", "table", "tr", "pre", "section", ".x", "#a",
              "div > p", "p + p", "[data-outline-node]", ":root", "ul li", "nav"]  # fmt: skip

@@ -149,8 +149,15 @@ def test_split_file_names_the_file_and_byte_it_cannot_decode(tmp_path):
         OutlineTextSplitter(doc_type="auto").split_file(path, encoding="no-such-codec")
 
 
-@pytest.mark.parametrize(("encoding", "data"), [("utf-8", b"\xef\xbb\xbf"), ("utf-8-sig", b"\xef\xbb\xbf"),
-                                                ("utf-16", b""), ("utf-16-le", "\ufeff".encode("utf-16-le"))])
+@pytest.mark.parametrize(
+    ("encoding", "data"),
+    [
+        ("utf-8", b"\xef\xbb\xbf"),
+        ("utf-8-sig", b"\xef\xbb\xbf"),
+        ("utf-16", b""),
+        ("utf-16-le", "\ufeff".encode("utf-16-le")),
+    ],
+)
 def test_split_file_drops_a_bom_and_counts_offsets_after_it(tmp_path, encoding, data):
     text = "# Title\n\nBody text.\n"
     path = tmp_path / "notes.md"
@@ -158,7 +165,6 @@ def test_split_file_drops_a_bom_and_counts_offsets_after_it(tmp_path, encoding, 
     chunks = OutlineTextSplitter(doc_type="auto").split_file(path, encoding=encoding)
     assert chunks[0].start_pos == 0 and chunks[0].text == text[chunks[0].start_pos : chunks[0].end_pos]
     assert chunks[0].text.startswith("# Title")
-
 
 
 def test_splitting_a_path_points_to_split_file(tmp_path):

@@ -140,7 +140,6 @@ def test_a_benchmark_of_one_shared_corpus_stops_with_a_message_where_it_is_missi
         shared_corpus("html-web", tmp_path)
 
 
-
 def test_a_partial_scale_run_writes_nothing_tracked(tmp_path, monkeypatch, capsys):
     """`python -m benchmarks.scale --kinds ...` (how one measures one kind) leaves the tracked
     results and docs as they are: a partial table must not replace the whole one."""

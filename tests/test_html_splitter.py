@@ -198,9 +198,7 @@ _WHITE_SPACE_PIECES = [
 
 
 @given(
-    pieces=st.lists(
-        st.tuples(st.sampled_from(_WHITE_SPACE_PIECES), st.sampled_from([1, 2, 5, 9, 12, 30])), max_size=30
-    )
+    pieces=st.lists(st.tuples(st.sampled_from(_WHITE_SPACE_PIECES), st.sampled_from([1, 2, 5, 9, 12, 30])), max_size=30)
 )
 @example(pieces=[("x", 1), ("\r", 1), (" ", 12), ("\n", 1), ("<p>", 1)])
 def test_long_white_space_runs_fold_as_written(pieces):

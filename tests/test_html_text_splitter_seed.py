@@ -16,6 +16,7 @@ def HTMLTextSplitter(request: pytest.FixtureRequest) -> type[outline_splitter.HT
     """The seed splitter class under test: the core one or the LangChain subclass."""
     return outline_splitter.HTMLTextSplitter if request.param == "core" else langchain.HTMLTextSplitter
 
+
 SAMPLE = "<section><p>Intro text</p><h2>Section Title</h2><p>Body text</p></section>"
 
 

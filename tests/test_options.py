@@ -77,9 +77,7 @@ def test_each_default_is_written_once():
 
 
 def test_the_command_line_has_a_flag_for_every_option_with_the_models_default():
-    split = next(
-        action.choices["split"] for action in build_parser()._actions if getattr(action, "choices", None)
-    )
+    split = next(action.choices["split"] for action in build_parser()._actions if getattr(action, "choices", None))
     generated = {action.dest: action for action in split._actions if action.option_strings[:1] != ["--output"]}
     assert set(OPTION_NAMES) <= set(generated)
     for name in OPTION_NAMES:

@@ -111,7 +111,16 @@ def test_langchain_into_faiss_and_chroma(folder: Path, cl100k: TiktokenTokenizer
     reported = caplog.text + str(splitter.failures)
     assert "bisect.cpython.pyc" in reported and "broken.md" in reported
     _check_texts(
-        [(d.metadata["source"], d.page_content, d.metadata["start_index"], d.metadata.get("own_start", d.metadata["start_index"]), d.metadata.get("own_end", d.metadata["start_index"] + len(d.page_content))) for d in documents],  # noqa: E501
+        [
+            (
+                d.metadata["source"],
+                d.page_content,
+                d.metadata["start_index"],
+                d.metadata.get("own_start", d.metadata["start_index"]),
+                d.metadata.get("own_end", d.metadata["start_index"] + len(d.page_content)),
+            )
+            for d in documents
+        ],
         cl100k,
     )
 
@@ -150,7 +159,19 @@ def test_llama_index_into_a_docstore_and_a_vector_index(folder: Path, cl100k: Ti
     docstore = SimpleDocumentStore()
     docstore.add_documents(nodes, allow_update=False)  # raises on a repeated id
     assert set(docstore.docs) == _expected_ids(folder, names, "replace") and len(docstore.docs) == len(nodes)
-    _check_texts([(n.metadata["file_path"], n.text, n.start_char_idx, n.metadata.get("own_start", n.start_char_idx), n.metadata.get("own_end", n.end_char_idx)) for n in nodes], cl100k)  # noqa: E501
+    _check_texts(
+        [
+            (
+                n.metadata["file_path"],
+                n.text,
+                n.start_char_idx,
+                n.metadata.get("own_start", n.start_char_idx),
+                n.metadata.get("own_end", n.end_char_idx),
+            )
+            for n in nodes
+        ],
+        cl100k,
+    )
 
     index = VectorStoreIndex(nodes, embed_model=MockEmbedding(embed_dim=8))
     found = index.as_retriever(similarity_top_k=4).retrieve("how to install")
@@ -165,9 +186,7 @@ def again_the_same_ids(parser: object, reader: object) -> bool:
     return first == second
 
 
-def test_haystack_into_its_in_memory_store(
-    folder: Path, cl100k: TiktokenTokenizer, caplog: pytest.LogCaptureFixture
-):
+def test_haystack_into_its_in_memory_store(folder: Path, cl100k: TiktokenTokenizer, caplog: pytest.LogCaptureFixture):
     from haystack import Pipeline
     from haystack.components.converters import TextFileToDocument
     from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
@@ -195,7 +214,19 @@ def test_haystack_into_its_in_memory_store(
     assert {document.id for document in stored} == _expected_ids(folder)
     reported = caplog.text + str(splitter.failures)  # the converter reports what it cannot decode
     assert "bisect.cpython.pyc" in reported and "broken.md" in reported
-    _check_texts([(d.meta["file_path"], d.content, d.meta["split_idx_start"], d.meta.get("own_start", d.meta["split_idx_start"]), d.meta.get("own_end", d.meta["split_idx_start"] + len(d.content))) for d in stored], cl100k)  # noqa: E501
+    _check_texts(
+        [
+            (
+                d.meta["file_path"],
+                d.content,
+                d.meta["split_idx_start"],
+                d.meta.get("own_start", d.meta["split_idx_start"]),
+                d.meta.get("own_end", d.meta["split_idx_start"] + len(d.content)),
+            )
+            for d in stored
+        ],
+        cl100k,
+    )
     hits = InMemoryBM25Retriever(store).run(query="install the package", top_k=3)["documents"]
     assert len(hits) == 3
 

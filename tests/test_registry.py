@@ -83,7 +83,7 @@ def test_every_reference_the_registry_holds_loads_through_the_one_loader():
     root = Path(registry.__file__).resolve().parent
     for path in [*root.rglob("*.py"), *(root.parent / "detectors").rglob("*.py")]:
         source = path.read_text(encoding="utf-8")
-        if path.name != "references.py" and ".partition(\":\")" in source:
+        if path.name != "references.py" and '.partition(":")' in source:
             tree = ast.parse(source)
             calls = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "import_module"]
             assert not calls, f"{path.name} loads a module:attribute reference of its own"

@@ -126,7 +126,7 @@ def test_sync_points_are_token_boundaries_of_every_span_around_them(cl100k, text
 # and characters Python 3.11's Unicode database has not assigned (U+0378, and U+31350, a
 # CJK ideograph since Unicode 15): a letter to a newer tiktoken, so no sync point
 NON_ASCII_PROSE = (
-    "图为近影。出国前：考题？，、「」（）！ नमस्कार।॥ि مرحبا،٣٤٥؟ café,ß.…—“”«»¿²½ \n\u3000" "\u0378\U00031350"
+    "图为近影。出国前：考题？，、「」（）！ नमस्कार।॥ि مرحبا،٣٤٥؟ café,ß.…—“”«»¿²½ \n\u3000\u0378\U00031350"
 )
 
 

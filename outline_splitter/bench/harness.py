@@ -324,9 +324,7 @@ class _CorpusRun:
             self.echo(f"  {peer.name} @ {budget}: {row.seconds:.2f} s, {row.chunks} chunks")
         return rows
 
-    def best_seconds(
-        self, peer: Peer, budget: int, first: tuple[float, float, float]
-    ) -> tuple[float, float, float]:
+    def best_seconds(self, peer: Peer, budget: int, first: tuple[float, float, float]) -> tuple[float, float, float]:
         """The (wall, CPU) seconds of the fastest of `first` and the further passes, each in
         a fresh child, and the fastest of their tiktoken passes; none after the deadline or
         after a pass of REPEAT_BELOW seconds."""

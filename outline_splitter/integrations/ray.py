@@ -135,9 +135,7 @@ def ray_version() -> tuple[int, int]:
     return int(major), int(minor)
 
 
-def pool_arguments(
-    concurrency: int | tuple[int, int] | None, cpus: float, version: tuple[int, int]
-) -> dict[str, Any]:
+def pool_arguments(concurrency: int | tuple[int, int] | None, cpus: float, version: tuple[int, int]) -> dict[str, Any]:
     """`map_batches`' arguments for an actor pool of `concurrency` (`n`, `(min, max)` or
     None for Ray's default) on a cluster of `cpus` CPUs, in the installed Ray's terms
     (`compute` since 2.51, `concurrency` before).

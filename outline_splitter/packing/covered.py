@@ -16,7 +16,6 @@ from outline_splitter.packing.greedy import PackedSpan
 _Path = tuple[str, ...]
 
 
-
 def _title(node: Node) -> str | None:
     label = node.label
     return label.title if label is not None and node.traits._value_ & TraitBit.SECTION else None
