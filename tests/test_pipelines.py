@@ -15,6 +15,7 @@ import py_compile
 import shutil
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,12 +77,14 @@ def _expected_ids(folder: Path, document_id: dict[Path, str] | None = None, erro
     return ids
 
 
-def _check_texts(records: list[tuple[str, str, int, int, int]], cl100k: TiktokenTokenizer) -> None:
-    """(path, text, start, own_start, own_end) of each stored chunk: the text is the
-    source slice at its offset, within the budget, with its overlap where it has one."""
+def _check_texts(records: list[tuple[str, str, int, dict[str, Any]]], cl100k: TiktokenTokenizer) -> None:
+    """(path, text, start, metadata) of each stored chunk: the text is the source slice
+    at its offset, within the budget, with its overlap where it has one (the chunk's own
+    span, `own_start` to `own_end` in its metadata, inside the text)."""
     sources: dict[str, str] = {}
     overlapped = 0
-    for path, text, start, own_start, own_end in records:
+    for path, text, start, metadata in records:
+        own_start, own_end = metadata.get("own_start", start), metadata.get("own_end", start + len(text))
         source = sources.setdefault(path, Path(path).read_text(encoding="utf-8", errors="replace"))
         if not path.endswith(".html"):  # web pages are split as HTML source: slices too
             assert source[start : start + len(text)] == text
@@ -111,17 +114,7 @@ def test_langchain_into_faiss_and_chroma(folder: Path, cl100k: TiktokenTokenizer
     reported = caplog.text + str(splitter.failures)
     assert "bisect.cpython.pyc" in reported and "broken.md" in reported
     _check_texts(
-        [
-            (
-                d.metadata["source"],
-                d.page_content,
-                d.metadata["start_index"],
-                d.metadata.get("own_start", d.metadata["start_index"]),
-                d.metadata.get("own_end", d.metadata["start_index"] + len(d.page_content)),
-            )
-            for d in documents
-        ],
-        cl100k,
+        [(d.metadata["source"], d.page_content, d.metadata["start_index"], d.metadata) for d in documents], cl100k
     )
 
     embedding = DeterministicFakeEmbedding(size=16)
@@ -159,19 +152,7 @@ def test_llama_index_into_a_docstore_and_a_vector_index(folder: Path, cl100k: Ti
     docstore = SimpleDocumentStore()
     docstore.add_documents(nodes, allow_update=False)  # raises on a repeated id
     assert set(docstore.docs) == _expected_ids(folder, names, "replace") and len(docstore.docs) == len(nodes)
-    _check_texts(
-        [
-            (
-                n.metadata["file_path"],
-                n.text,
-                n.start_char_idx,
-                n.metadata.get("own_start", n.start_char_idx),
-                n.metadata.get("own_end", n.end_char_idx),
-            )
-            for n in nodes
-        ],
-        cl100k,
-    )
+    _check_texts([(n.metadata["file_path"], n.text, n.start_char_idx, n.metadata) for n in nodes], cl100k)
 
     index = VectorStoreIndex(nodes, embed_model=MockEmbedding(embed_dim=8))
     found = index.as_retriever(similarity_top_k=4).retrieve("how to install")
@@ -214,19 +195,7 @@ def test_haystack_into_its_in_memory_store(folder: Path, cl100k: TiktokenTokeniz
     assert {document.id for document in stored} == _expected_ids(folder)
     reported = caplog.text + str(splitter.failures)  # the converter reports what it cannot decode
     assert "bisect.cpython.pyc" in reported and "broken.md" in reported
-    _check_texts(
-        [
-            (
-                d.meta["file_path"],
-                d.content,
-                d.meta["split_idx_start"],
-                d.meta.get("own_start", d.meta["split_idx_start"]),
-                d.meta.get("own_end", d.meta["split_idx_start"] + len(d.content)),
-            )
-            for d in stored
-        ],
-        cl100k,
-    )
+    _check_texts([(d.meta["file_path"], d.content, d.meta["split_idx_start"], d.meta) for d in stored], cl100k)
     hits = InMemoryBM25Retriever(store).run(query="install the package", top_k=3)["documents"]
     assert len(hits) == 3
 
