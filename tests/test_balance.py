@@ -17,7 +17,8 @@ from benchmarks.balance import measure
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.demo import SAMPLE
 from outline_splitter.packing.atoms import BARRIER
-from outline_splitter.packing.balance import _insert_barriers, balanced_cuts
+from outline_splitter.packing.balance import _insert_barriers
+from outline_splitter.packing.even import balanced_cuts
 from outline_splitter.tokens.counters import DocumentCounters
 from tests.conftest import corpus_files
 from tests.invariants import assert_source_chunks

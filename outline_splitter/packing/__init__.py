@@ -4,7 +4,9 @@
 (balanced cuts of the runs that need several chunks), `greedy` (join atoms under the
 budget, confirming each chunk's exact count), `small_chunks` (min_chunk_size), then the
 caller adds `overlap` and `metadata`. Which side of a cut an atom belongs to (what leads,
-markup alone) is `rules`, read by both `balance` and `greedy`.
+markup alone) is `rules`, read by both `balance` and `greedy`; what a balanced split is
+(the fewest parts, of about equal size) is `even`, read by `balance` and by `leaf` for a
+leaf's last two pieces.
 """
 
 from __future__ import annotations

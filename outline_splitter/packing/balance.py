@@ -13,16 +13,13 @@ own (so its last part is balanced against its first, whatever follows it); then 
 last part, now one unit, and the siblings after it are split at the next depth, and so
 on out to the end of the run.
 
-Each split is `balanced_cuts`: each atom's size is its estimated count with the white
-space after it, so the size of consecutive atoms is a difference of prefix sums (a close
-estimate of their exact count, which is checked for each planned part). A chunk may
-not end after an atom that leads (a heading, a lead-in, a comment, markup that opens
-what follows) nor start with markup that closes what is before it (`rules.side`), and
-the atoms a chunk carried on start the next one together (markup alone carried on
-moves no cut into what it opens: `_plan_run`). From the end backwards,
-`need[j]` is the fewest chunks the atoms from `j` on take; then, from the start, each
-cut is the one nearest an equal share of what is left among those that keep `need` on
-course. The cuts become
+Each split is a balanced one (`even.py`, the rule's home): each atom's size is its
+estimated count with the white space after it, so the size of consecutive atoms is a
+difference of prefix sums (a close estimate of their exact count, which is checked for
+each planned part). A chunk may not end after an atom that leads (a heading, a lead-in,
+a comment, markup that opens what follows) nor start with markup that closes what is
+before it (`rules.side`), and the atoms a chunk carried on start the next one together
+(markup alone carried on moves no cut into what it opens: `_plan_run`). The cuts become
 `BARRIER`s before the greedy pass, which still closes a chunk wherever the exact count
 says the next atom does not fit.
 """
@@ -30,13 +27,13 @@ says the next atom does not fit.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
-from itertools import accumulate, chain, compress, pairwise
+from collections.abc import Sequence
+from itertools import chain, pairwise
 from typing import cast
 
 from outline_splitter.packing.ancestry import shared_depth_with
 from outline_splitter.packing.atoms import BARRIER, BEHIND, Atom, Barrier, Cut
+from outline_splitter.packing.even import cuts_of_prefix_sums, index_array, prefix_sums, sums_array
 from outline_splitter.packing.rules import carried_on, leading_tail, shows_nothing
 from outline_splitter.packing.rules import sides as rules_sides
 from outline_splitter.packing.view import ChunkView, fits
@@ -177,8 +174,8 @@ def _plan(run: list[Atom], view: ChunkView, chunk_size: int, carried: int) -> se
     # a long run's prefix sums and depths are arrays of 4-byte ints and bytes, not lists
     # of 8-byte references: the planning of a run of 480,000 atoms (a file of one-line
     # functions) was the peak of its split
-    prefix = _prefix_sums(_sizes(run, view, chunk_size))
-    depth = _narrowed(_indexes(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run)))))
+    prefix = prefix_sums(_sizes(run, view, chunk_size))
+    depth = _narrowed(index_array(chain((0,), (_shared_depth(before, after) for before, after in pairwise(run)))))
     sides = rules_sides(run, view)  # (rules.side, 0 to 2: a byte each)
     # no chunk ends with what leads, nor starts with what trails (a byte each, not a list's 8)
     allowed = bytearray(1)
@@ -228,8 +225,8 @@ def _nested_cuts(prefix: Sequence[int], depth: array[int], allowed: bytearray, b
             units = prefix if end == n else prefix[: end + 1]
         else:
             base = prefix[start]
-            units = _sums(chain((0,), (prefix[i] - base for i in range(scan, end + 1))), prefix[end] - base)
-        found = [scan + k - 1 for k in _cuts(units, here, budget)]
+            units = sums_array(chain((0,), (prefix[i] - base for i in range(scan, end + 1))), prefix[end] - base)
+        found = [scan + k - 1 for k in cuts_of_prefix_sums(units, here, budget)]
         cuts += found
         if end == n:
             return cuts
@@ -261,7 +258,7 @@ def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> array[int]:
     else exact counts. They are asked for `_SIZES_AT_ONCE` atoms at a time: the bounds
     and the searches' arrays of a whole long run were the peak of its split."""
     cap = chunk_size + 1
-    sizes = _indexes(())
+    sizes = index_array(())
     for at in range(0, len(run), _SIZES_AT_ONCE):
         upto = min(at + _SIZES_AT_ONCE, len(run))
         bounds = [run[i].start for i in range(at, upto)]
@@ -277,97 +274,7 @@ def _sizes(run: list[Atom], view: ChunkView, chunk_size: int) -> array[int]:
 _SIZES_AT_ONCE = 1 << 15
 
 
-def balanced_cuts(sizes: Sequence[int], allowed: Sequence[int], budget: int) -> list[int]:
-    """The positions `i` (0 < i < len(sizes), `allowed[i]`) before which a chunk ends, for
-    the fewest chunks of items whose sizes add up to at most `budget` (an item over it
-    alone, or with the items it may not be cut from), each chunk as near an equal share
-    of what remains as the fewest chunks allow, and the last not under a third of the
-    largest where another last cut avoids it."""
-    return _cuts(_prefix_sums(sizes), bytearray(map(bool, allowed)), budget)
-
-
-def _cuts(prefix: Sequence[int], allowed: bytearray, budget: int) -> list[int]:
-    """`balanced_cuts` of the items whose sizes have the prefix sums `prefix`."""
-    n = len(prefix) - 1
-    ends: Sequence[int]
-    if allowed.find(0, 1, n) < 0:  # every place allowed, as in a run of definitions: no array of them all
-        ends = range(1, n + 1)
-    else:
-        ends = _indexes(compress(range(1, n), allowed[1:n]))  # (picked in C, not a test a place)
-        ends.append(n)
-    need, far_of = _fewest(prefix, ends, budget)
-    cuts: list[int] = []
-    start = largest = 0
-    while need[start] > 1:
-        best = _next_cut(prefix, ends, need, far_of[start], start, largest, budget)
-        cuts.append(best)
-        largest = max(largest, prefix[best] - prefix[start])
-        start = best
-    return cuts
-
-
-def _next_cut(
-    prefix: Sequence[int], ends: Sequence[int], need: Sequence[int], far: int, start: int, largest: int, budget: int
-) -> int:
-    """The end of the chunk from `start`: among the ends up to `far` that leave the fewest
-    chunks after it, the one nearest an equal share of what is left; at the last cut, one
-    that leaves no tail under a third of the largest chunk first, if there is one."""
-    n, left = len(prefix) - 1, need[start]
-    target = prefix[start] + (prefix[n] - prefix[start]) / left
-
-    def badness(end: int) -> tuple[bool, float]:
-        part, tail = prefix[end] - prefix[start], prefix[n] - prefix[end]
-        return left == 2 and 3 * tail < max(largest, part), abs(prefix[end] - target)
-
-    best, least = far, badness(far)  # (the best end's badness kept, not worked out again at each end)
-    k = bisect_left(ends, far) if prefix[far] - prefix[start] <= budget else -1
-    while k > 0 and ends[k - 1] > start and need[ends[k - 1]] == left - 1:
-        k -= 1
-        bad = badness(ends[k])
-        if bad < least:
-            best, least = ends[k], bad
-    return best
-
-
-def _fewest(prefix: Sequence[int], ends: Sequence[int], budget: int) -> tuple[array[int], array[int]]:
-    """For each start `j`: the fewest chunks from `j` to the end, and the furthest end
-    in `ends` of a chunk from `j` within `budget` (the nearest end if none fits)."""
-    n = len(prefix) - 1
-    need = _indexes((0,)) * (n + 1)
-    far_of = _indexes((n,)) * n
-    # ends[k], the furthest end within budget, only moves back as j does (the prefix sums
-    # do not fall): walked back once rather than searched for, which would want the
-    # ends' prefix sums in an array of their own, alive at the peak of a long run's plan
-    k = len(ends) - 1
-    for j in range(n - 1, -1, -1):
-        reach = prefix[j] + budget
-        while k >= 0 and prefix[ends[k]] > reach:
-            k -= 1
-        far_of[j] = ends[k] if k >= 0 and ends[k] > j else ends[bisect_right(ends, j)]
-        need[j] = 1 + need[far_of[j]]
-    return need, far_of
-
-
-def _prefix_sums(sizes: Sequence[int]) -> array[int]:
-    """The prefix sums of `sizes`, 0 first (see `_sums`)."""
-    return _sums(accumulate(sizes, initial=0), sum(sizes))
-
-
-def _sums(values: Iterable[int], largest: int) -> array[int]:
-    """`values`, sums of sizes up to `largest`, as an array of ints: a run's prefix sums
-    are one per atom, and in a list each above 256 is an object of its own (40 bytes, not
-    8; a list of 370,000 items held a dozen such lists at once); of 32-bit ints where
-    `largest` fits them (4 bytes, not 8: sums of sizes capped at `chunk_size + 1` mostly do)."""
-    return array("i" if largest < 2**31 else "q", values)
-
-
 def _narrowed(values: array[int]) -> array[int]:
     """`values` (depths) as an array of bytes where they all fit one (1 byte each, not 4:
     a run's depths are one per atom, alive while it is planned), else as they are."""
     return array("B", values) if not values or max(values) < 256 else values
-
-
-def _indexes(values: Iterable[int]) -> array[int]:
-    """`values`, positions in a run (or counts of its chunks, or depths), as an array of
-    32-bit ints (4 bytes each: a run of 2**31 atoms would take some 200 GB)."""
-    return array("i", values)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from outline_splitter.detectors.lines import line_starts
+from outline_splitter.packing.even import even_pair
 from outline_splitter.packing.sentences import Span, sentences
 from outline_splitter.packing.view import ChunkView, fits
 from outline_splitter.search import last_holding
@@ -90,33 +91,6 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
         inside = ends[bisect_right(ends, out[-2][0]) : bisect_left(ends, out[-1][1])]
         out[-2:] = even_pair(view, out[-2:], inside, limit)
     return out
-
-
-def even_pair(view: ChunkView, pair: list[Span], cuts: list[int], limit: int) -> list[Span]:
-    """Two consecutive spans (which do not fit one chunk together) cut again at the place
-    in `cuts` (ascending, inside them) where the larger of the two is smallest while both
-    fit, so a broken leaf has no small last piece (the parts of a level come back greedy,
-    the last one holding what is left); `pair` itself if no cut does better.
-
-    Head and tail are weighed as the chunks they would be, trimmed: the white space at a
-    cut is in neither, and a span that starts or ends in a run of white space has no sync
-    point there (`tokens/sync.py`), so counting it untrimmed encoded the whole run again
-    (a line indented 9,000 spaces deep, issue 39 item 12)."""
-    start, end = pair[0][0], pair[1][1]
-
-    def trimmed(a: int, b: int) -> int:
-        return view.count(*view.trim(a, b))
-
-    # the first cut whose head has at least the tokens of its tail
-    low = bisect_left(range(len(cuts)), True, key=lambda i: trimmed(start, cuts[i]) >= trimmed(cuts[i], end))
-    best, best_size = pair, max(view.count(*pair[0]), view.count(*pair[1]))
-    for cut in cuts[max(0, low - 1) : low + 1]:
-        head, tail = view.trim(start, cut), view.trim(cut, end)
-        if head[0] < head[1] and tail[0] < tail[1]:
-            size = max(view.count(*head, limit), view.count(*tail, limit))
-            if size < best_size:
-                best, best_size = [head, tail], size
-    return best
 
 
 def _last_fitting(view: ChunkView, start: int, ends: Sequence[int], first: int, limit: int) -> int:
