@@ -744,6 +744,10 @@ class _Outline:
         """A heading's node (`node`): None at the `top` level, where its section is opened."""
         data, starts = self.data, self.starts
         begin, until = self.at[first], self.at[stop]
+        if stop - first > 2 and _read_otherwise(data, start, starts[stop - 1]):
+            # a Setext heading's lines are a paragraph's until its underline: where
+            # markdown-it reads a table (or a lazy `=` underline) in them, it interrupts it
+            raise Fallback
         if (
             stop - first > 1
             and stop < len(starts) - 1

@@ -233,6 +233,15 @@ def test_the_scaling_benchmark_documents_have_the_reference_outline_in_windows(k
         assert len(firsts) > (1 if kind.make is scale.wide_table else 8), (chars, lines)
 
 
+@pytest.mark.parametrize("quote", ["", "> "])
+@pytest.mark.parametrize("underline", ["===", "---"])
+def test_a_setext_heading_over_a_table_header_has_the_reference_outline(quote, underline):
+    # pulldown-cmark reads the lines up to the underline as the heading's, where
+    # markdown-it's table rule interrupts the paragraph they would be (hypothesis found it)
+    text = "".join(f"{quote}{line}\n" for line in ["text", "a|b", "-|-", "Title", underline])
+    assert difference(text) is None, text
+
+
 # -- a long document with what the parsers read differently in one window: that window
 # alone goes to markdown-it-py (its tokens read into the same outline), the others not --
 
