@@ -110,6 +110,16 @@ def _table_header(header: str, delimiter: str) -> bool:
     return False
 
 
+def _underline_delimits(data: bytes, header: int, underline: int, end: int) -> bool:
+    """Whether a Setext heading's last line (from the byte `header`) and its underline
+    (from `underline` to `end`) are a table's header and delimiter row to markdown-it's
+    table rule (`a|` over `---`: a table of one column, which pulldown-cmark, wanting a
+    pipe in the delimiter row, reads as a heading)."""
+    if data.find(b"|", header, underline) < 0 or data.find(b"-", underline, end) < 0:
+        return False
+    return _table_header(data[header:underline].decode("utf-8"), data[underline:end].decode("utf-8"))
+
+
 # Characters the two parsers read differently: pulldown-cmark takes a line of form feeds
 # or vertical tabs for a blank line, markdown-it for a paragraph; a lone carriage return
 # ends a line for markdown-it (and CommonMark) but not always for pulldown-cmark (it does
@@ -131,6 +141,72 @@ _DEFINITION_THEN_ORDERED = re.compile(
     r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:[^\n]*\n(?:[ \t>]*\S[^\n]*\n){0,2}?"
     r"[ \t>]*(?!0*1[.)])\d{1,9}[.)](?:[ \t]|\r?\n|\r?$)"
 )
+# A link reference definition (its destination on its line or the next, a title line
+# perhaps after), then a line that starts with `<` (an HTML block of the kind that
+# interrupts no paragraph) or with four columns of white space before no title (indented
+# code): markdown-it reads that block, pulldown-cmark the rest of the paragraph the
+# definition is read from.
+_DEFINITION_THEN_BLOCK = re.compile(
+    r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:(?:[ \t]*\S[^\n]*|[ \t]*\n[^\n]*)\n"
+    r"(?:[ \t>]*\S[^\n]*\n)?[ \t>]*(?:<|(?:\t| {4})[ \t]*[^\s\"'(])"
+)
+# A link reference definition inside a block quote or list item (after white space, a
+# `>` or a list marker: its line's marks): see `_lazy_after_definition`.
+_DEFINITION_INSIDE = re.compile(r"\n((?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])+)\[[^\]\n]*\]:")
+_MARKS = re.compile(r"[ \t>]*")
+# What starts a line that interrupts a paragraph, so is no lazy line: a list item, an
+# ATX heading, a fence.
+_INTERRUPTS = re.compile(r"(?:[-+*]|\d{1,9}[.)]|#{1,6})(?:[ \t]|\r?$)|```|~~~")
+
+
+def _definitions_read_alike(lines: str) -> bool:
+    """Whether no link reference definition in `lines` (a `\\n`, then the text) is one
+    the parsers read differently (the patterns above, each tried at the start of a line
+    that holds `]:`, which `str.find` finds in C: the same as searching the text with
+    them, at the cost of a few lines, not of a match tried at each line)."""
+    at = lines.find("]:")
+    while at >= 0:
+        start = lines.rfind("\n", 0, at)
+        if (
+            _DEFINITION_GOES_ON.match(lines, start) is not None
+            or _DEFINITION_THEN_ORDERED.match(lines, start) is not None
+            or _DEFINITION_THEN_BLOCK.match(lines, start) is not None
+            or _lazy_after_definition(lines, start)
+        ):
+            return False
+        end = lines.find("\n", at)
+        at = -1 if end < 0 else lines.find("]:", end)
+    return True
+
+
+def _lazy_after_definition(lines: str, start: int) -> bool:
+    """Whether the line after `start` (a `\\n`) is a link reference definition inside a
+    block quote or list item with, among the three lines after it (up to a blank one),
+    one with fewer `>` or fewer columns of marks than its own that starts no block (a
+    lazy line): markdown-it ends the container with the definition, pulldown-cmark goes
+    on with the paragraph the definition is read from. (More is handed over than needs
+    to be, never less.)"""
+    match = _DEFINITION_INSIDE.match(lines, start)
+    if match is None:
+        return False
+    marks = match.group(1)
+    columns, quotes = len(marks.expandtabs(4)), marks.count(">")
+    start = lines.find("\n", match.end()) + 1
+    for _ in range(3):
+        if start == 0:
+            return False
+        end = lines.find("\n", start)
+        line = lines[start:] if end < 0 else lines[start:end]
+        if not line.strip(" \t>\r"):
+            return False
+        found = _MARKS.match(line)
+        assert found is not None
+        if found.group().count(">") < quotes or len(found.group().expandtabs(4)) < columns:
+            return _INTERRUPTS.match(line, found.end()) is None
+        start = end + 1
+    return False
+
+
 # A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
 # reads a table, pulldown-cmark a paragraph.
 _PIPELESS_DELIMITER = re.compile(r"\n[ \t>]*(?::-+:?|-+:)[ \t]*(?:\r?\n|\r?$)")
@@ -147,6 +223,20 @@ _MARKED_HEADER = re.compile(
 )
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
+# A line that ends with white space that holds a tab (see `_tab_after_fence`).
+_TRAILING_TAB = re.compile(r"\t[ \t]*\r?$", re.MULTILINE)
+
+
+def _tab_after_fence(text: str) -> bool:
+    """Whether a line of `text` ends with a run of three backticks or tildes, then white
+    space that holds a tab: pulldown-cmark closes no fence with that line, markdown-it
+    (and CommonMark) does. (The lines that end with a tab are found first: a search for
+    the runs is slower, and such lines are few.)"""
+    for match in _TRAILING_TAB.finditer(text):
+        before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()].rstrip(" \t")
+        if before.endswith(("```", "~~~")):
+            return True
+    return False
 
 
 class Fallback(Exception):
@@ -177,15 +267,13 @@ def _read_alike(text: str) -> bool:
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
     if _EMPTY_ITEM.search(lines) is not None:
         return False
-    if "]:" in text and (
-        _DEFINITION_GOES_ON.search(lines) is not None or _DEFINITION_THEN_ORDERED.search(lines) is not None
-    ):
+    if "]:" in text and not _definitions_read_alike(lines):
         return False
     if "|" in text and (
         (":" in text and _PIPELESS_DELIMITER.search(lines) is not None) or _MARKED_HEADER.search(lines) is not None
     ):
         return False
-    return "\t" not in text or _TAB_MARKER.search(text) is None
+    return "\t" not in text or (_TAB_MARKER.search(text) is None and not _tab_after_fence(text))
 
 
 def _encoded(text: str) -> bytes:
@@ -748,6 +836,8 @@ class _Outline:
             # a Setext heading's lines are a paragraph's until its underline: where
             # markdown-it reads a table (or a lazy `=` underline) in them, it interrupts it
             raise Fallback
+        if stop - first > 1 and _underline_delimits(data, starts[stop - 2], starts[stop - 1], starts[stop]):
+            raise Fallback  # its last line and a `-` underline are a table's first two lines to markdown-it
         if (
             stop - first > 1
             and stop < len(starts) - 1

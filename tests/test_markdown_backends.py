@@ -101,6 +101,17 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("a\nb|c\n-|-\n", "a table that interrupts a paragraph (markdown-it's does)"),
         ("> a\n> b|c\n> -|-\n", "the same in a block quote"),
         ("- a\n  b|c\n  -|-\n", "the same in a tight list item's text"),
+        ("a|\n---\n", "a Setext heading's line and `-` underline: a table of one column to markdown-it"),
+        ("x\na|\n---\n", "the same, the heading's last line"),
+        ("> a|\n> ---\n", "the same in a block quote"),
+        ("```\n```\t\ny\n", "a tab after a closing fence: no closing fence to pulldown-cmark"),
+        ("- ~~~\n  ~~~ \t\n  y\n", "the same in a list item"),
+        ("[a]: /u\n<a>\n", "a link reference definition, then an HTML block that interrupts no paragraph"),
+        ("[a]:\na\n\ta\n", "a link reference definition, then indented code"),
+        (" [a]: /u\n\ta\n", "the same, the definition indented"),
+        ("- [a]: /u\nb\n", "a link reference definition in a list item, then a lazy line"),
+        ("> [a]:\n> /u\nb\n", "the same in a block quote, the destination on a line of its own"),
+        ("> - [a]: /u\n> b\n", "the same in a list in a block quote"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -260,6 +271,9 @@ _SEARCHED = [
     "x\n> a|\n> -:\n",
     "- a|b\n  -|-\n",
     "# a|b\n-|-\n",
+    "```\n```\t\ny\n",
+    "[a]: /u\n<a>\n",
+    "- [a]: /u\nb\n",
 ]
 
 
