@@ -69,22 +69,85 @@ _EQUALS_LINE = re.compile(rb"[\r\n][ \t>]*=+[ \t]*(?:\r\n?|\n|$)")
 # does not.
 _TABLE_LINES = re.compile(rb"\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|$)")
 _DELIMITER_CELL = re.compile(r":?-+:?")
+# A line of a paragraph inside a container, past its first: its marks (white space and
+# `>`), then what opens a block (HTML, a block quote, a heading, a list item or a rule,
+# a fence); see `_lazy_opener`.
+_OPENER = re.compile(rb"\n([ \t>]*)(?:[<>#*_+-]|`{3}|~{3}|\d{1,9}[.)])")
+_OPENS = re.compile(rb"[<#*_+-]|`{3}|~{3}|\d{1,9}[.)]")
+_LINE_MARKS = re.compile(rb"[ \t>]*")
+_LIST_MARKER = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)")
+_RULE = re.compile(rb"(?:[-*_][ \t]*){3,}(?:\r?\n|$)")
+
+
+def _lazy_opener(data: bytes, start: int, end: int) -> bool:
+    """Whether a line of the paragraph `data[start:end]` inside a container, past its
+    first, opens a block four columns or more past where it may: pulldown-cmark keeps
+    it in the paragraph (as CommonMark does), markdown-it counts its indent from the
+    container's and opens the block. That is a `>` four columns or more past the first
+    line's (`> a` over `    >`), or a lazy line (fewer `>` or fewer columns of marks
+    than the first line) with four columns of white space before what opens a block
+    (`   - a` over `    <div`; a list item only past fewer `>`). More is handed over than
+    needs to be, never less."""
+    head = data[data.rfind(b"\n", 0, start) + 1 : start].expandtabs(4)
+    quotes = [column for column, byte in enumerate(head) if byte == 62]  # (`>`)
+    for match in _OPENER.finditer(data, start, end):
+        found = _LINE_MARKS.match(data, match.start(1))
+        assert found is not None
+        marks = found.group().expandtabs(4)
+        marked = [column for column, byte in enumerate(marks) if byte == 62]
+        if any(column >= quote + 4 for column, quote in zip(marked, quotes)):
+            return True
+        if len(marked) > len(quotes) and len(head) > marked[len(quotes)] > (quotes or [-1])[-1] + 4:
+            return True  # (a lazy line's `>` past four columns of white space: see above)
+        if len(marks) - marks.rfind(b">") - 1 < 4 or _OPENS.match(data, found.end()) is None:
+            continue
+        if len(marked) < len(quotes):
+            return True
+        if len(marks) < len(head) and (
+            _LIST_MARKER.match(data, found.end()) is None or _RULE.match(data, found.end()) is not None
+        ):
+            return True
+    return False
+
+
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
-def _read_otherwise(data: bytes, start: int, end: int) -> bool:
-    """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more)
-    hold what markdown-it reads otherwise: a lazy `=` underline, or a table."""
+def _read_otherwise(data: bytes, start: int, end: int, nested: bool = False) -> bool:
+    """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more;
+    `nested` in a block quote or list item) hold what markdown-it reads otherwise: a
+    lazy `=` underline, a table, or (`nested`) an indented line that opens a block."""
     if data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end) is not None:
+        return True
+    if (
+        nested
+        and (data.find(b"    ", start, end) >= 0 or data.find(b"\t", start, end) >= 0)
+        and _lazy_opener(data, start, end)
+    ):
         return True
     if data.find(b"|", start, end) < 0:
         return False
     for match in _TABLE_LINES.finditer(data, start, end):
         split = data.index(b"\n", match.start())
-        header = data[max(data.rfind(b"\n", start, match.start()) + 1, start) : split]
+        header = data[data.rfind(b"\n", 0, match.start()) + 1 : split]  # (with its marks)
         if _table_header(header.decode("utf-8"), data[split + 1 : match.end()].decode("utf-8")):
             return True
     return False
+
+
+def _table_on_opening(data: bytes, starts: list[int], first: int) -> bool:
+    """Whether the line `first`, which opens an HTML block or a fence, holds a pipe and
+    the next line is a table's delimiter row of as many cells: markdown-it's table rule,
+    tried before those blocks' rules, reads a table there (`<div>|` over `--`)."""
+    if first + 2 >= len(starts) or data.find(b"|", starts[first], starts[first + 1]) < 0:
+        return False
+    delimiter = data[starts[first + 1] : starts[first + 2]]
+    return _DELIMITER_LINE.fullmatch(delimiter) is not None and _table_header(
+        data[starts[first] : starts[first + 1]].decode("utf-8"), delimiter.decode("utf-8")
+    )
+
+
+_DELIMITER_LINE = re.compile(rb"[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r)?")
 
 
 def _table_header(header: str, delimiter: str) -> bool:
@@ -221,6 +284,8 @@ _INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
 _MARKED_HEADER = re.compile(
     r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
 )
+# A line of a block quote, then a line that starts with a `>` (see `_indented_quote`).
+_INDENTED_QUOTE = re.compile(r"\n([ \t]*)>[^\n]*(?=\n([ \t]*)>)")
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 # A line that ends with white space that holds a tab (see `_tab_after_fence`).
@@ -273,7 +338,20 @@ def _read_alike(text: str) -> bool:
         (":" in text and _PIPELESS_DELIMITER.search(lines) is not None) or _MARKED_HEADER.search(lines) is not None
     ):
         return False
+    if ("    >" in text or "\t" in text) and _indented_quote(lines):
+        return False
     return "\t" not in text or (_TAB_MARKER.search(text) is None and not _tab_after_fence(text))
+
+
+def _indented_quote(lines: str) -> bool:
+    """Whether a line of a block quote is followed by a line whose `>` is four columns
+    or more past the first one's: markdown-it goes on with the block quote,
+    pulldown-cmark (and CommonMark) reads indented code or a lazy line (`> a` over `>`
+    over `    > b`)."""
+    for match in _INDENTED_QUOTE.finditer(lines):
+        if len(match.group(2).expandtabs(4)) >= len(match.group(1).expandtabs(4)) + 4:
+            return True
+    return False
 
 
 def _encoded(text: str) -> bytes:
@@ -694,7 +772,7 @@ class _Outline:
         node.end = self.offset(stop)
         node.traits = paragraph_traits(self.text, node.start, node.end)
         self.inside(stop)
-        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end):
+        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end, nested=True):
             raise Fallback
 
     def close(self, name: str, span: Any) -> None:
@@ -801,7 +879,7 @@ class _Outline:
         data, starts = self.data, self.starts
         begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
-            if stop - first > 1 and _read_otherwise(data, start, end):
+            if stop - first > 1 and _read_otherwise(data, start, end, self.depth > 0):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":
@@ -819,6 +897,8 @@ class _Outline:
         if name == "BlockQuote":
             return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
+            if _table_on_opening(data, starts, first):
+                raise Fallback
             html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
             if html is not None:
                 self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
@@ -861,6 +941,8 @@ class _Outline:
         begin, until = self.at[first], self.at[stop]
         if value == "Indented":
             return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[kinds.CODE])
+        if _table_on_opening(self.data, self.starts, first):
+            raise Fallback
         opening = self.data[start : self.starts[first + 1]].decode("utf-8").rstrip("\r\n")
         info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
         return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[kinds.CODE])

@@ -112,6 +112,17 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("- [a]: /u\nb\n", "a link reference definition in a list item, then a lazy line"),
         ("> [a]:\n> /u\nb\n", "the same in a block quote, the destination on a line of its own"),
         ("> - [a]: /u\n> b\n", "the same in a list in a block quote"),
+        ("<div>|\n--\n", "a line that opens an HTML block and holds a pipe, then a delimiter row: a table"),
+        ("- a\n\n  <div> a|b\n  -|-\n", "the same in a list item"),
+        ("```|\n-|\n", "the same, a fence's opening line"),
+        (">|\n--\n", "the same, a block quote's line (`>|`: one column to markdown-it's table rule)"),
+        ("   - a\n    <div\n", "a lazy line four columns in that opens a block: markdown-it opens it"),
+        (">>a\n    - b\n", "the same in two block quotes, a list item"),
+        ("-    a\n    >\n", "the same, a `>`"),
+        (
+            "> a\n>\n    > b\n",
+            "a `>` four columns past the block quote's line before: the quote goes on to markdown-it",
+        ),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -274,6 +285,7 @@ _SEARCHED = [
     "```\n```\t\ny\n",
     "[a]: /u\n<a>\n",
     "- [a]: /u\nb\n",
+    "> a\n>\n    > b\n",
 ]
 
 
