@@ -75,6 +75,8 @@ _DELIMITER_CELL = re.compile(r":?-+:?")
 _OPENER = re.compile(rb"\n([ \t>]*)(?:[<>#*_+-]|`{3}|~{3}|\d{1,9}[.)])")
 _OPENS = re.compile(rb"[<#*_+-]|`{3}|~{3}|\d{1,9}[.)]")
 _LINE_MARKS = re.compile(rb"[ \t>]*")
+# The HTML blocks that end at a mark, not at a blank line (CommonMark's kinds 1 to 5).
+_HTML_ENDED_BY_MARK = re.compile(rb"<(?:!|\?|(?:pre|script|style|textarea)(?:[\s>]|$))", re.IGNORECASE)
 _LIST_MARKER = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)")
 _RULE = re.compile(rb"(?:[-*_][ \t]*){3,}(?:\r?\n|$)")
 
@@ -210,7 +212,7 @@ _DEFINITION_THEN_ORDERED = re.compile(
 # code): markdown-it reads that block, pulldown-cmark the rest of the paragraph the
 # definition is read from.
 _DEFINITION_THEN_BLOCK = re.compile(
-    r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:(?:[ \t]*\S[^\n]*|[ \t]*\n[^\n]*)\n"
+    r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:(?:[ \t]*\S[^\n]*|[ \t]*\r?\n[^\n]*)\n"
     r"(?:[ \t>]*\S[^\n]*\n)?[ \t>]*(?:<|(?:\t| {4})[ \t]*[^\s\"'(])"
 )
 # A link reference definition inside a block quote or list item (after white space, a
@@ -247,8 +249,10 @@ def _lazy_after_definition(lines: str, start: int) -> bool:
     block quote or list item with, among the three lines after it (up to a blank one),
     one with fewer `>` or fewer columns of marks than its own that starts no block (a
     lazy line): markdown-it ends the container with the definition, pulldown-cmark goes
-    on with the paragraph the definition is read from. (More is handed over than needs
-    to be, never less.)"""
+    on with the paragraph the definition is read from; or, inside a block quote, a
+    line of white space (a definition makes no event: a quote that ends with one, then
+    a blank line, ends elsewhere to each). (More is handed over than needs to be, never
+    less.)"""
     match = _DEFINITION_INSIDE.match(lines, start)
     if match is None:
         return False
@@ -256,12 +260,12 @@ def _lazy_after_definition(lines: str, start: int) -> bool:
     columns, quotes = len(marks.expandtabs(4)), marks.count(">")
     start = lines.find("\n", match.end()) + 1
     for _ in range(3):
-        if start == 0:
+        if start == 0 or start == len(lines):
             return False
         end = lines.find("\n", start)
         line = lines[start:] if end < 0 else lines[start:end]
         if not line.strip(" \t>\r"):
-            return False
+            return quotes > 0 and ">" not in line
         found = _MARKS.match(line)
         assert found is not None
         if found.group().count(">") < quotes or len(found.group().expandtabs(4)) < columns:
@@ -704,6 +708,16 @@ class _Outline:
             source = source[1:]
         return not source.strip(b" \t\r\n")
 
+    def blank_inside(self, start: int, first: int, stop: int) -> bool:
+        """Whether an HTML block that opens at the byte `start` (inside a container) and
+        ends at a blank line (not a comment, `<pre`, `<script`, `<style`, `<textarea`,
+        `<?` or `<!`) holds a line of white space, which pulldown-cmark, where it has
+        more than the container's indent, takes for no blank line (the block goes on),
+        markdown-it for one (the block ends before it)."""
+        if _HTML_ENDED_BY_MARK.match(self.data, start) is not None:
+            return False
+        return any(self.blank(line) for line in range(first + 1, stop))
+
     def add(self, node: Node) -> None:
         """`node` is the next child of the innermost open block (or section)."""
         holder = self.stack[-1][0] or self.sections.open[-1][1]
@@ -783,6 +797,10 @@ class _Outline:
             self.depth -= 1
         if kind == "Item":
             assert node is not None
+            if not node.children:
+                # an empty item the search did not find (after another marker, `- -`
+                # over `  a`): the two end the list around it differently
+                raise Fallback
             if not self.pending:
                 self.limit = len(self.starts) - 1
             self.pending.append(node)
@@ -897,7 +915,7 @@ class _Outline:
         if name == "BlockQuote":
             return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
-            if _table_on_opening(data, starts, first):
+            if _table_on_opening(data, starts, first) or (self.depth and self.blank_inside(start, first, stop)):
                 raise Fallback
             html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
             if html is not None:

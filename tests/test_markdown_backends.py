@@ -123,6 +123,13 @@ def test_every_spec_example_has_the_reference_outline(reader):
             "> a\n>\n    > b\n",
             "a `>` four columns past the block quote's line before: the quote goes on to markdown-it",
         ),
+        ("- <a>\n   \n", "a line of white space past an item's indent ends its HTML block to markdown-it only"),
+        ("> <div>\n>  \n> b\n", "the same in a block quote"),
+        ("[a]:\r\na\n<a>\n", "a definition then an HTML block, a CRLF after `]:`"),
+        ("> [x]: /u\n\nb\n", "a block quote that ends with a definition, then a blank line"),
+        ("> [x]: /u\n\n", "the same at the document's end"),
+        ("- -\n  a\n", "an empty item in an item, a line after it"),
+        ("1. 1.\n\n\n", "the same, ordered, blank lines after it"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -286,6 +293,7 @@ _SEARCHED = [
     "[a]: /u\n<a>\n",
     "- [a]: /u\nb\n",
     "> a\n>\n    > b\n",
+    "> [x]: /u\n\nb\n",
 ]
 
 
