@@ -769,9 +769,13 @@ class _Outline:
 
     def inline(self, span: Any) -> None:
         """An inline event of a tight list item's text: the paragraph markdown-it opens
-        around that text starts here or goes on."""
+        around that text starts here or goes on (and ends the lists and items closed
+        before it, as a block's start does: `- a` over `  - # h` over `  b`)."""
         if self.tight is None:
-            self.tight_line = line = self.first_line + self.line_of(span["start"])
+            line = self.line_of(span["start"])
+            if self.pending:
+                self.settle(line)
+            self.tight_line = line = self.first_line + line
             self.tight = Node(kinds.PARAGRAPH, self.offset(line), self.offset(line + 1), NO_CHILDREN)
             self.add(self.tight)
             self.tight_start, self.tight_end = span["start"], span["end"]

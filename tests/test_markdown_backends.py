@@ -271,6 +271,23 @@ def test_a_setext_heading_over_a_table_header_has_the_reference_outline(quote, u
     assert difference(text) is None, text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- a\n  - # h\n  b\n",
+        "- a\n  - ```\n    x\n    ```\n  b\n",
+        "- a\n  - b\n    <div>\n  c\n",
+        "- - ***\n  a\n",
+        "> 1. a\n>    - # h\n>    b\n",
+    ],
+)
+def test_a_tight_items_text_after_a_nested_list_ends_that_list(text):
+    # the text has no paragraph event (markdown-it opens a hidden one): where it starts,
+    # the list closed before it ends, as at a block's start (the fast backend reads it)
+    assert markdown.detect_markdown_fast(text) is not None
+    assert difference(text) is None, text
+
+
 # -- a long document with what the parsers read differently in one window: that window
 # alone goes to markdown-it-py (its tokens read into the same outline), the others not --
 
