@@ -472,6 +472,7 @@ class _Outline:
         # sometimes end further on.
         self.pending: list[Node] = []
         self.limit = 0  # that first line that is not blank
+        self.limits: list[int] = []  # that line as it was when each of them closed
         # for each open block quote, its end line as pulldown-cmark gives it and the last
         # end line of the blocks inside it (-1: none)
         self.quote_stops: list[int] = []
@@ -729,11 +730,14 @@ class _Outline:
     def settle(self, line: int) -> None:
         """End the lists and items closed since the last block at `line` (of the
         parsed text), or before, at `limit`. An item whose one child is a paragraph of
-        its own span then defers it (see `ListItem`)."""
-        line = self.first_line + min(line, self.limit)
-        end = self.offset(line)
-        for node in self.pending:
-            node.end = end
+        its own span then defers it (see `ListItem`). (Each ends at the limit as it was
+        when it closed: an inner list closed before a link reference definition, which
+        makes no event, ends there, the item around it after it.)"""
+        line = min(line, self.limit)
+        end = self.offset(self.first_line + line)
+        for node, limit in zip(self.pending, self.limits):
+            node.end = end if limit >= line else self.offset(self.first_line + limit)
+        line += self.first_line
         for node in self.pending:
             children = node.children
             if (
@@ -745,6 +749,7 @@ class _Outline:
                 node.children = NO_CHILDREN
                 node.expand = own_paragraph
         self.pending.clear()
+        self.limits.clear()
         self.inside(line)
 
     def inside(self, line: int) -> None:
@@ -812,9 +817,11 @@ class _Outline:
             while line < self.limit and self.blank(line):
                 line += 1
             self.limit = line
+            self.limits.append(line)
         elif kind == "List":
             assert node is not None
             self.pending.append(node)
+            self.limits.append(self.limit)
         elif kind == "BlockQuote":
             assert node is not None
             stop = self.quote_stops.pop()

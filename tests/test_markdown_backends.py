@@ -288,6 +288,16 @@ def test_a_tight_items_text_after_a_nested_list_ends_that_list(text):
     assert difference(text) is None, text
 
 
+@pytest.mark.parametrize(
+    "text", ["- a\n  - b\n\n  [x]: /u\n", "- - a\n\n  [x]: /u\n\nb\n", "1. a\n   - b\n\n   [x]: /u\n   [y]: /v\n"]
+)
+def test_a_list_closed_before_a_definition_in_the_item_around_it_ends_there(text):
+    # a definition makes no event: the inner list ends at it (markdown-it's next block),
+    # the item around it after it, each at its own limit (the fast backend reads it)
+    assert markdown.detect_markdown_fast(text) is not None
+    assert difference(text) is None, text
+
+
 # -- a long document with what the parsers read differently in one window: that window
 # alone goes to markdown-it-py (its tokens read into the same outline), the others not --
 
