@@ -85,8 +85,9 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
     """Whether a line of the paragraph `data[start:end]` inside a container, past its
     first, opens a block four columns or more past where it may: pulldown-cmark keeps
     it in the paragraph (as CommonMark does), markdown-it counts its indent from the
-    container's and opens the block. That is a `>` four columns or more past the first
-    line's (`> a` over `    >`), or a lazy line (fewer `>` or fewer columns of marks
+    container's and opens the block. That is a `>` after four columns of white space or
+    more, not where the first line's is (`> a` over `    >`, `   - >a` over `    >`), or
+    a lazy line (fewer `>` or fewer columns of marks
     than the first line) with four columns of white space before what opens a block
     (`   - a` over `    <div`; a list item only past fewer `>`). More is handed over than
     needs to be, never less."""
@@ -97,10 +98,11 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
         assert found is not None
         marks = found.group().expandtabs(4)
         marked = [column for column, byte in enumerate(marks) if byte == 62]
-        if any(column >= quote + 4 for column, quote in zip(marked, quotes)):
-            return True
-        if len(marked) > len(quotes) and len(head) > marked[len(quotes)] > (quotes or [-1])[-1] + 4:
-            return True  # (a lazy line's `>` past four columns of white space: see above)
+        before = -1
+        for number, column in enumerate(marked):
+            if column - before > 4 and (number >= len(quotes) or column != quotes[number]):
+                return True  # a `>` after four columns of white space, not where the first line's is
+            before = column
         if len(marks) - marks.rfind(b">") - 1 < 4 or _OPENS.match(data, found.end()) is None:
             continue
         if len(marked) < len(quotes):
@@ -288,8 +290,12 @@ _INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
 _MARKED_HEADER = re.compile(
     r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
 )
-# A line of a block quote, then a line that starts with a `>` (see `_indented_quote`).
-_INDENTED_QUOTE = re.compile(r"\n([ \t]*)>[^\n]*(?=\n([ \t]*)>)")
+# A line of a block quote (in list items perhaps), then a line that starts with a `>`
+# (see `_indented_quote`).
+_INDENTED_QUOTE = re.compile(r"\n((?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t])*)>[^\n]*(?=\n([ \t]*)>)")
+# A tab after three marks of block quotes or list items or more (`>>> \ta`): the two
+# count its columns differently there (indented code to pulldown-cmark).
+_TAB_AFTER_MARKS = re.compile(r"^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)]) ?){3,} *\t", re.MULTILINE)
 # A tab before a list marker or `>`: the two count its columns differently there.
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 # A line that ends with white space that holds a tab (see `_tab_after_fence`).
@@ -344,16 +350,20 @@ def _read_alike(text: str) -> bool:
         return False
     if ("    >" in text or "\t" in text) and _indented_quote(lines):
         return False
-    return "\t" not in text or (_TAB_MARKER.search(text) is None and not _tab_after_fence(text))
+    return "\t" not in text or (
+        _TAB_MARKER.search(text) is None and _TAB_AFTER_MARKS.search(text) is None and not _tab_after_fence(text)
+    )
 
 
 def _indented_quote(lines: str) -> bool:
     """Whether a line of a block quote is followed by a line whose `>` is four columns
-    or more past the first one's: markdown-it goes on with the block quote,
-    pulldown-cmark (and CommonMark) reads indented code or a lazy line (`> a` over `>`
-    over `    > b`)."""
+    in or more, and further in than the first one's: markdown-it goes on with the block
+    quote, pulldown-cmark (and CommonMark) reads indented code or a lazy line where that
+    is four columns past the container's (`> a` over `>` over `    > b`, ` >` over
+    `    >`). (More is handed over than needs to be, never less.)"""
     for match in _INDENTED_QUOTE.finditer(lines):
-        if len(match.group(2).expandtabs(4)) >= len(match.group(1).expandtabs(4)) + 4:
+        column = len(match.group(2).expandtabs(4))
+        if column >= 4 and column > len(match.group(1).expandtabs(4)):
             return True
     return False
 

@@ -130,6 +130,11 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("> [x]: /u\n\n", "the same at the document's end"),
         ("- -\n  a\n", "an empty item in an item, a line after it"),
         ("1. 1.\n\n\n", "the same, ordered, blank lines after it"),
+        (">>> \ta\n", "a tab after three block quote marks: indented code to pulldown-cmark"),
+        (">>* \t~\n", "the same after a list marker"),
+        (" >\n    >\n", "a `>` four columns in, further in than the quote's line before"),
+        ("- >\n      >\n", "the same in a list item"),
+        ("   - >a\n    >\n", "a lazy line's `>` after four columns of white space"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
