@@ -79,6 +79,7 @@ _LINE_MARKS = re.compile(rb"[ \t>]*")
 _HTML_ENDED_BY_MARK = re.compile(rb"<(?:!|\?|(?:pre|script|style|textarea)(?:[\s>]|$))", re.IGNORECASE)
 _LIST_MARKER = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)")
 _RULE = re.compile(rb"(?:[-*_][ \t]*){3,}(?:\r?\n|$)")
+_HEAD_MARKERS = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
 
 
 def _lazy_opener(data: bytes, start: int, end: int) -> bool:
@@ -89,8 +90,9 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
     more, not where the first line's is (`> a` over `    >`, `   - >a` over `    >`), or
     a lazy line (fewer `>` or fewer columns of marks
     than the first line) with four columns of white space before what opens a block
-    (`   - a` over `    <div`; a list item only past fewer `>`). More is handed over than
-    needs to be, never less."""
+    (`   - a` over `    <div`; a list item only past fewer `>` or after a list opened
+    on an item's line, `1.   - a` over `    - b`). More is handed over than needs to be,
+    never less."""
     head = data[data.rfind(b"\n", 0, start) + 1 : start].expandtabs(4)
     quotes = [column for column, byte in enumerate(head) if byte == 62]  # (`>`)
     for match in _OPENER.finditer(data, start, end):
@@ -108,7 +110,9 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
         if len(marked) < len(quotes):
             return True
         if len(marks) < len(head) and (
-            _LIST_MARKER.match(data, found.end()) is None or _RULE.match(data, found.end()) is not None
+            _LIST_MARKER.match(data, found.end()) is None
+            or _RULE.match(data, found.end()) is not None
+            or len(_HEAD_MARKERS.findall(head)) > 1  # (a list opened on an item's line: `1.   - a`)
         ):
             return True
     return False
@@ -290,9 +294,9 @@ _INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
 _MARKED_HEADER = re.compile(
     r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
 )
-# A line of a block quote (in list items perhaps), then a line that starts with a `>`
-# (see `_indented_quote`).
-_INDENTED_QUOTE = re.compile(r"\n((?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t])*)>[^\n]*(?=\n([ \t]*)>)")
+# A line of a block quote (in list items perhaps), its marks, then a line that starts
+# with marks and a `>` (see `_indented_quote`).
+_INDENTED_QUOTE = re.compile(r"\n((?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t])*>[ \t>]*)(?=[^\n]*\n([ \t>]*>))")
 # A tab after three marks of block quotes or list items or more (`>>> \ta`): the two
 # count its columns differently there (indented code to pulldown-cmark).
 _TAB_AFTER_MARKS = re.compile(r"^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)]) ?){3,} *\t", re.MULTILINE)
@@ -356,16 +360,25 @@ def _read_alike(text: str) -> bool:
 
 
 def _indented_quote(lines: str) -> bool:
-    """Whether a line of a block quote is followed by a line whose `>` is four columns
-    in or more, and further in than the first one's: markdown-it goes on with the block
-    quote, pulldown-cmark (and CommonMark) reads indented code or a lazy line where that
-    is four columns past the container's (`> a` over `>` over `    > b`, ` >` over
-    `    >`). (More is handed over than needs to be, never less.)"""
+    """Whether a line of a block quote is followed by a line with a `>` after four
+    columns of white space or more (from its start or the `>` before) and further in
+    than the first line's: markdown-it goes on with the block quote, pulldown-cmark (and
+    CommonMark) reads indented code or a lazy line where that is four columns past the
+    container's (`> a` over `>` over `    > b`, ` >` over `    >`, `>>` over `>     >`).
+    (More is handed over than needs to be, never less.)"""
     for match in _INDENTED_QUOTE.finditer(lines):
-        column = len(match.group(2).expandtabs(4))
-        if column >= 4 and column > len(match.group(1).expandtabs(4)):
-            return True
+        quotes = _quote_columns(match.group(1))
+        before = -1
+        for number, column in enumerate(_quote_columns(match.group(2))):
+            if column - before > 4 and (number >= len(quotes) or column > quotes[number]):
+                return True
+            before = column
     return False
+
+
+def _quote_columns(marks: str) -> list[int]:
+    """The columns of the `>` in a line's `marks`, tabs to multiples of four."""
+    return [column for column, mark in enumerate(marks.expandtabs(4)) if mark == ">"]
 
 
 def _encoded(text: str) -> bytes:

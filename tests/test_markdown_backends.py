@@ -135,6 +135,9 @@ def test_every_spec_example_has_the_reference_outline(reader):
         (" >\n    >\n", "a `>` four columns in, further in than the quote's line before"),
         ("- >\n      >\n", "the same in a list item"),
         ("   - >a\n    >\n", "a lazy line's `>` after four columns of white space"),
+        (">>\n>     >\n", "a `>` four columns past the `>` before it, further in than the line before's"),
+        ("1.   - a\n    - b\n", "a lazy item four columns in, after a list opened on an item's line"),
+        ("-    - a\n    - b\n", "the same in a bullet list"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
