@@ -144,9 +144,10 @@ def _read_otherwise(data: bytes, start: int, end: int, nested: bool = False) -> 
 
 
 def _table_on_opening(data: bytes, starts: list[int], first: int) -> bool:
-    """Whether the line `first`, which opens an HTML block or a fence, holds a pipe and
-    the next line is a table's delimiter row of as many cells: markdown-it's table rule,
-    tried before those blocks' rules, reads a table there (`<div>|` over `--`)."""
+    """Whether the line `first` holds a pipe and the next line is a table's delimiter
+    row of as many cells: markdown-it's table rule, tried before other blocks' rules,
+    reads a table there, where pulldown-cmark reads the block the line opens (`<div>|`
+    over `--`) or the block the next line opens (`>|` over `---`, `a|b` over `- |-`)."""
     if first + 2 >= len(starts) or data.find(b"|", starts[first], starts[first + 1]) < 0:
         return False
     delimiter = data[starts[first + 1] : starts[first + 2]]
@@ -155,6 +156,7 @@ def _table_on_opening(data: bytes, starts: list[int], first: int) -> bool:
     )
 
 
+_MARKED_DELIMITER = re.compile(rb"[ \t>]*[-+*][ \t]")
 _DELIMITER_LINE = re.compile(rb"[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r)?")
 
 
@@ -239,7 +241,8 @@ def _definitions_read_alike(lines: str) -> bool:
     while at >= 0:
         start = lines.rfind("\n", 0, at)
         if (
-            _DEFINITION_GOES_ON.match(lines, start) is not None
+            _definition_heads_table(lines, start)
+            or _DEFINITION_GOES_ON.match(lines, start) is not None
             or _DEFINITION_THEN_ORDERED.match(lines, start) is not None
             or _DEFINITION_THEN_BLOCK.match(lines, start) is not None
             or _lazy_after_definition(lines, start)
@@ -248,6 +251,21 @@ def _definitions_read_alike(lines: str) -> bool:
         end = lines.find("\n", at)
         at = -1 if end < 0 else lines.find("]:", end)
     return True
+
+
+def _definition_heads_table(lines: str, start: int) -> bool:
+    """Whether the line after `start` (a `\\n`, its line holding `]:`) holds a pipe and
+    the next line is a delimiter row of as many cells: markdown-it's table rule, tried
+    before the definition's, reads a table (`[a]:|-` over `-|-`)."""
+    end = lines.find("\n", start + 1)
+    if end < 0 or lines.find("|", start, end) < 0:
+        return False
+    after = lines.find("\n", end + 1)
+    delimiter = lines[end + 1 :] if after < 0 else lines[end + 1 : after]
+    return _DELIMITER_TEXT.fullmatch(delimiter) is not None and _table_header(lines[start + 1 : end], delimiter)
+
+
+_DELIMITER_TEXT = re.compile(r"[ \t>]*[-|:][-|: \t]*\r?")
 
 
 def _lazy_after_definition(lines: str, start: int) -> bool:
@@ -790,6 +808,8 @@ class _Outline:
 
     def rule(self, span: Any) -> None:
         line = self.line_of(span["start"])
+        if line and _table_on_opening(self.data, self.starts, line - 1):
+            raise Fallback
         self.block_starts(line)
         line += self.first_line
         self.add(Node(kinds.THEMATIC_BREAK, self.offset(line), self.offset(line + 1)))
@@ -957,6 +977,8 @@ class _Outline:
                 return None
             return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
         if name == "Table":
+            if stop - first > 1 and _MARKED_DELIMITER.match(data, starts[first + 1]) is not None:
+                raise Fallback  # a delimiter row that opens a list item (`- |-`): an item to markdown-it
             return Node(kinds.TABLE, begin, until, NO_CHILDREN)
         raise Fallback  # a block this module does not know
 

@@ -138,6 +138,9 @@ def test_every_spec_example_has_the_reference_outline(reader):
         (">>\n>     >\n", "a `>` four columns past the `>` before it, further in than the line before's"),
         ("1.   - a\n    - b\n", "a lazy item four columns in, after a list opened on an item's line"),
         ("-    - a\n    - b\n", "the same in a bullet list"),
+        ("[a]:|-\n-|-\n", "a link reference definition's line with a pipe over a delimiter row: a table"),
+        (">|\n---\n", "a line with a pipe over a rule: a table to markdown-it"),
+        ("a|b\n- |-\n", "a delimiter row that opens a list item: a table to pulldown-cmark, an item to markdown-it"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -329,6 +332,7 @@ _SEARCHED = [
     "- [a]: /u\nb\n",
     "> a\n>\n    > b\n",
     "> [x]: /u\n\nb\n",
+    "[a]:|-\n-|-\n",
 ]
 
 
