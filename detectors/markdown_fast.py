@@ -82,7 +82,7 @@ _RULE = re.compile(rb"(?:[-*_][ \t]*){3,}(?:\r?\n|$)")
 _HEAD_MARKERS = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
 
 
-def _lazy_opener(data: bytes, start: int, end: int) -> bool:
+def _lazy_opener(data: bytes, start: int, end: int, depth: int) -> bool:
     """Whether a line of the paragraph `data[start:end]` inside a container, past its
     first, opens a block four columns or more past where it may: pulldown-cmark keeps
     it in the paragraph (as CommonMark does), markdown-it counts its indent from the
@@ -90,9 +90,9 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
     more, not where the first line's is (`> a` over `    >`, `   - >a` over `    >`), or
     a lazy line (fewer `>` or fewer columns of marks
     than the first line) with four columns of white space before what opens a block
-    (`   - a` over `    <div`; a list item only past fewer `>` or after a list opened
-    on an item's line, `1.   - a` over `    - b`). More is handed over than needs to be,
-    never less."""
+    (`   - a` over `    <div`; a list item only past fewer `>`, in a list in a list
+    item (`depth`: the containers open), or after a list opened on an item's line,
+    `1.   - a` over `    - b`). More is handed over than needs to be, never less."""
     head = data[data.rfind(b"\n", 0, start) + 1 : start].expandtabs(4)
     quotes = [column for column, byte in enumerate(head) if byte == 62]  # (`>`)
     for match in _OPENER.finditer(data, start, end):
@@ -112,6 +112,7 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
         if len(marks) < len(head) and (
             _LIST_MARKER.match(data, found.end()) is None
             or _RULE.match(data, found.end()) is not None
+            or depth >= 4  # (in a list in a list item, lists and items each a container)
             or len(_HEAD_MARKERS.findall(head)) > 1  # (a list opened on an item's line: `1.   - a`)
         ):
             return True
@@ -121,16 +122,17 @@ def _lazy_opener(data: bytes, start: int, end: int) -> bool:
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
-def _read_otherwise(data: bytes, start: int, end: int, nested: bool = False) -> bool:
+def _read_otherwise(data: bytes, start: int, end: int, depth: int = 0) -> bool:
     """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more;
-    `nested` in a block quote or list item) hold what markdown-it reads otherwise: a
-    lazy `=` underline, a table, or (`nested`) an indented line that opens a block."""
+    inside `depth` containers, lists and items each one) hold what markdown-it reads
+    otherwise: a lazy `=` underline, a table, or (inside a container) an indented line
+    that opens a block."""
     if data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end) is not None:
         return True
     if (
-        nested
+        depth
         and (data.find(b"    ", start, end) >= 0 or data.find(b"\t", start, end) >= 0)
-        and _lazy_opener(data, start, end)
+        and _lazy_opener(data, start, end, depth)
     ):
         return True
     if data.find(b"|", start, end) < 0:
@@ -319,6 +321,8 @@ _INDENTED_QUOTE = re.compile(r"\n((?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t])*>[ \t>]*
 # count its columns differently there (indented code to pulldown-cmark).
 _TAB_AFTER_MARKS = re.compile(r"^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)]) ?){3,} *\t", re.MULTILINE)
 # A tab before a list marker or `>`: the two count its columns differently there.
+# (Before a `=` underline, too: a heading to pulldown-cmark, text to markdown-it.)
+_TAB_UNDERLINE = re.compile(r"^[ \t>]*\t[ \t]*=+[ \t]*\r?$", re.MULTILINE)
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
 # A line that ends with white space that holds a tab (see `_tab_after_fence`).
 _TRAILING_TAB = re.compile(r"\t[ \t]*\r?$", re.MULTILINE)
@@ -336,6 +340,12 @@ def _tab_after_fence(text: str) -> bool:
     return False
 
 
+# A first line that opens list items, then three `-`: markdown-it's front matter rule
+# (mdit-py-plugins) reads front matter inside the item, pulldown-cmark a rule.
+_LISTED = frozenset("-+*0123456789 \t")
+_LISTED_FRONT_MATTER = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)+-{3}")
+
+
 class Fallback(Exception):
     """The document is one the two parsers read differently: markdown-it-py parses it."""
 
@@ -350,6 +360,8 @@ def outline(text: str) -> Node | None:
         return None  # a last line of white space with no line end: not blank to markdown-it-py
     if len(text) <= md_windows.WINDOW_CHARS and not _read_alike(text):
         return None
+    if text[:1] in _LISTED and _LISTED_FRONT_MATTER.match(text) is not None:
+        return None  # front matter the reference's plugin reads inside a list item (`- 1. ---`)
     try:
         return _Outline(text).read()
     except Fallback:
@@ -373,7 +385,10 @@ def _read_alike(text: str) -> bool:
     if ("    >" in text or "\t" in text) and _indented_quote(lines):
         return False
     return "\t" not in text or (
-        _TAB_MARKER.search(text) is None and _TAB_AFTER_MARKS.search(text) is None and not _tab_after_fence(text)
+        _TAB_MARKER.search(text) is None
+        and _TAB_AFTER_MARKS.search(text) is None
+        and ("=" not in text or _TAB_UNDERLINE.search(text) is None)
+        and not _tab_after_fence(text)
     )
 
 
@@ -838,7 +853,7 @@ class _Outline:
         node.end = self.offset(stop)
         node.traits = paragraph_traits(self.text, node.start, node.end)
         self.inside(stop)
-        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end, nested=True):
+        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end, self.depth):
             raise Fallback
 
     def close(self, name: str, span: Any) -> None:
@@ -951,7 +966,7 @@ class _Outline:
         data, starts = self.data, self.starts
         begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
-            if stop - first > 1 and _read_otherwise(data, start, end, self.depth > 0):
+            if stop - first > 1 and _read_otherwise(data, start, end, self.depth):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":

@@ -141,6 +141,10 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("[a]:|-\n-|-\n", "a link reference definition's line with a pipe over a delimiter row: a table"),
         (">|\n---\n", "a line with a pipe over a rule: a table to markdown-it"),
         ("a|b\n- |-\n", "a delimiter row that opens a list item: a table to pulldown-cmark, an item to markdown-it"),
+        ("- a\n  \t=\n", "a tab before a `=` underline in a list item: a heading to pulldown-cmark only"),
+        (">a\n>\t=\n", "the same in a block quote"),
+        (" 10. a\n     - a\n    - a\n", "a lazy item four columns in, in a list in a list item"),
+        ("- 1. ---\na\n", "three `-` after the first line's list markers: front matter to the reference's plugin"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
