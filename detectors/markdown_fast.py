@@ -55,7 +55,7 @@ _MAX_DEPTH = 18
 
 # An ATX heading's closing sequence (markdown-it's heading rule: a run of `#` after a space).
 _ATX_OPEN = re.compile(r"[ \t]*#{1,6}")
-_BLOCKQUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
+_BLOCKQUOTE_PREFIX = re.compile(r"\A[ \t]*(?:>[ \t]?)+")
 _FRONT_MATTER_START = re.compile(r"-{3,}")
 
 
@@ -258,13 +258,20 @@ def _definitions_read_alike(lines: str) -> bool:
 def _definition_heads_table(lines: str, start: int) -> bool:
     """Whether the line after `start` (a `\\n`, its line holding `]:`) holds a pipe and
     the next line is a delimiter row of as many cells: markdown-it's table rule, tried
-    before the definition's, reads a table (`[a]:|-` over `-|-`)."""
+    before the definition's, reads a table (`[a]:|-` over `-|-`); or ends with `]:` over
+    a line with a pipe or a `=`."""
     end = lines.find("\n", start + 1)
-    if end < 0 or lines.find("|", start, end) < 0:
+    if end < 0:
         return False
     after = lines.find("\n", end + 1)
-    delimiter = lines[end + 1 :] if after < 0 else lines[end + 1 : after]
-    return _DELIMITER_TEXT.fullmatch(delimiter) is not None and _table_header(lines[start + 1 : end], delimiter)
+    following = lines[end + 1 :] if after < 0 else lines[end + 1 : after]
+    if lines[start:end].rstrip(" \t\r").endswith("]:"):
+        # its destination on the next line: where that line holds a pipe or starts with
+        # `=`, the parsers read it and the lines after differently (`[a]:` over `a|a`)
+        return "|" in following or following.lstrip(" \t>")[:1] == "="
+    if lines.find("|", start, end) < 0:
+        return False
+    return _DELIMITER_TEXT.fullmatch(following) is not None and _table_header(lines[start + 1 : end], following)
 
 
 _DELIMITER_TEXT = re.compile(r"[ \t>]*[-|:][-|: \t]*\r?")

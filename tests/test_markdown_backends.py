@@ -145,6 +145,8 @@ def test_every_spec_example_has_the_reference_outline(reader):
         (">a\n>\t=\n", "the same in a block quote"),
         (" 10. a\n     - a\n    - a\n", "a lazy item four columns in, in a list in a list item"),
         ("- 1. ---\na\n", "three `-` after the first line's list markers: front matter to the reference's plugin"),
+        ("[a]:\na|a\n-|-\n", "a definition's destination on the next line, a table header"),
+        ("1. [a]:\n   =\n", "a definition's destination on the next line, a `=`"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -309,6 +311,13 @@ def test_a_tight_items_text_after_a_nested_list_ends_that_list(text):
 def test_a_list_closed_before_a_definition_in_the_item_around_it_ends_there(text):
     # a definition makes no event: the inner list ends at it (markdown-it's next block),
     # the item around it after it, each at its own limit (the fast backend reads it)
+    assert markdown.detect_markdown_fast(text) is not None
+    assert difference(text) is None, text
+
+
+@pytest.mark.parametrize("text", [">|\na>\n>---\n", "> a\nb>\n> ===\n"])
+def test_a_setext_headings_lazy_line_keeps_a_mark_at_its_end(text):
+    # only the marks a line starts with are the block quote's (a `>` at its end is text)
     assert markdown.detect_markdown_fast(text) is not None
     assert difference(text) is None, text
 
