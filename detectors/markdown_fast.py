@@ -347,10 +347,10 @@ def _tab_after_fence(text: str) -> bool:
     return False
 
 
-# A first line that opens list items, then three `-`: markdown-it's front matter rule
+# A first line that opens list items (block quotes too), then three `-`: markdown-it's front matter rule
 # (mdit-py-plugins) reads front matter inside the item, pulldown-cmark a rule.
-_LISTED = frozenset("-+*0123456789 \t")
-_LISTED_FRONT_MATTER = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)+-{3}")
+_LISTED = frozenset("-+*0123456789 \t>")
+_LISTED_FRONT_MATTER = re.compile(r"[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+[ \t>]*)+-{3}")
 
 
 class Fallback(Exception):

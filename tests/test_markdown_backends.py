@@ -145,6 +145,7 @@ def test_every_spec_example_has_the_reference_outline(reader):
         (">a\n>\t=\n", "the same in a block quote"),
         (" 10. a\n     - a\n    - a\n", "a lazy item four columns in, in a list in a list item"),
         ("- 1. ---\na\n", "three `-` after the first line's list markers: front matter to the reference's plugin"),
+        ("- >1. ---\na\n", "the same, a block quote's mark among the list markers"),
         ("[a]:\na|a\n-|-\n", "a definition's destination on the next line, a table header"),
         ("1. [a]:\n   =\n", "a definition's destination on the next line, a `=`"),
     ],
