@@ -76,6 +76,24 @@ _OPENER = re.compile(rb"\n([ \t>]*)(?:[<>#*_+-]|`{3}|~{3}|\d{1,9}[.)])")
 _OPENS = re.compile(rb"[<#*_+-]|`{3}|~{3}|\d{1,9}[.)]")
 _LINE_MARKS = re.compile(rb"[ \t>]*")
 # The HTML blocks that end at a mark, not at a blank line (CommonMark's kinds 1 to 5).
+# CommonMark's first kind of HTML block: its opening, and the end tags any of which ends
+# it (see `_raw_ended_otherwise`).
+_RAW_OPENING = re.compile(rb"<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+_RAW_END = re.compile(rb"</(pre|script|style|textarea)>", re.IGNORECASE)
+
+
+def _raw_ended_otherwise(data: bytes, start: int, end: int) -> bool:
+    """Whether the HTML block `data[start:end]` opens with `<pre`, `<script`, `<style` or
+    `<textarea` and holds the end tag of another of the four, or one not in lower case:
+    markdown-it ends it there (as CommonMark does), pulldown-cmark only at its own, in
+    lower case (`<script` over `</pre>`, `<pre>` over `</PRE>`)."""
+    opening = _RAW_OPENING.match(data, start)
+    if opening is None:
+        return False
+    name = opening.group(1).lower()
+    return any(found.group(1) != name for found in _RAW_END.finditer(data, start, end))
+
+
 _HTML_ENDED_BY_MARK = re.compile(rb"<(?:!|\?|(?:pre|script|style|textarea)(?:[\s>]|$))", re.IGNORECASE)
 _LIST_MARKER = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)")
 _RULE = re.compile(rb"(?:[-*_][ \t]*){3,}(?:\r?\n|$)")
@@ -991,7 +1009,11 @@ class _Outline:
         if name == "BlockQuote":
             return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
-            if _table_on_opening(data, starts, first) or (self.depth and self.blank_inside(start, first, stop)):
+            if (
+                _table_on_opening(data, starts, first)
+                or (self.depth and self.blank_inside(start, first, stop))
+                or _raw_ended_otherwise(data, start, starts[stop])
+            ):
                 raise Fallback
             html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
             if html is not None:

@@ -148,6 +148,8 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("- >1. ---\na\n", "the same, a block quote's mark among the list markers"),
         ("[a]:\na|a\n-|-\n", "a definition's destination on the next line, a table header"),
         ("1. [a]:\n   =\n", "a definition's destination on the next line, a `=`"),
+        ("<script\n</pre>\na\n", "a `<script` HTML block ends at `</pre>` to markdown-it only"),
+        ("<pre>\n</PRE>\na\n", "a `<pre>` HTML block ends at `</PRE>` to markdown-it only"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
