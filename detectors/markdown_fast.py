@@ -248,8 +248,8 @@ _DEFINITION_THEN_BLOCK = re.compile(
 _DEFINITION_INSIDE = re.compile(r"\n((?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])+)\[[^\]\n]*\]:")
 _MARKS = re.compile(r"[ \t>]*")
 # What starts a line that interrupts a paragraph, so is no lazy line: a list item, an
-# ATX heading, a fence.
-_INTERRUPTS = re.compile(r"(?:[-+*]|\d{1,9}[.)]|#{1,6})(?:[ \t]|\r?$)|```|~~~")
+# ATX heading, a fence (a backtick fence's info string holds no backtick).
+_INTERRUPTS = re.compile(r"(?:[-+*]|\d{1,9}[.)]|#{1,6})(?:[ \t]|\r?$)|```[^`]*\Z|~~~")
 
 
 def _definitions_read_alike(lines: str) -> bool:

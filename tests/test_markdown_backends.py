@@ -148,6 +148,7 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("- >1. ---\na\n", "the same, a block quote's mark among the list markers"),
         ("[a]:\na|a\n-|-\n", "a definition's destination on the next line, a table header"),
         ("1. [a]:\n   =\n", "a definition's destination on the next line, a `=`"),
+        ("- [a]: /u\n``` `\n", "a definition in a list item, then a lazy line that only looks like a fence"),
         ("<script\n</pre>\na\n", "a `<script` HTML block ends at `</pre>` to markdown-it only"),
         ("<pre>\n</PRE>\na\n", "a `<pre>` HTML block ends at `</PRE>` to markdown-it only"),
     ],
