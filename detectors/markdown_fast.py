@@ -140,11 +140,13 @@ def _lazy_opener(data: bytes, start: int, end: int, depth: int) -> bool:
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
-def _read_otherwise(data: bytes, start: int, end: int, depth: int = 0) -> bool:
+def _read_otherwise(data: bytes, start: int, end: int, depth: int = 0, reach: int = 0) -> bool:
     """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more;
     inside `depth` containers, lists and items each one) hold what markdown-it reads
-    otherwise: a lazy `=` underline, a table, or (inside a container) an indented line
-    that opens a block."""
+    otherwise: a lazy `=` underline, a table (its delimiter row perhaps the line after
+    the paragraph, which ends at `reach`: `x` over `a|b` over `|-|-|` over `|-|-|`, where
+    pulldown-cmark reads the last two as a table), or (inside a container) an indented
+    line that opens a block."""
     if data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end) is not None:
         return True
     if (
@@ -153,6 +155,7 @@ def _read_otherwise(data: bytes, start: int, end: int, depth: int = 0) -> bool:
         and _lazy_opener(data, start, end, depth)
     ):
         return True
+    end = max(end, reach)
     if data.find(b"|", start, end) < 0:
         return False
     for match in _TABLE_LINES.finditer(data, start, end):
@@ -790,6 +793,10 @@ class _Outline:
             source = source[1:]
         return not source.strip(b" \t\r\n")
 
+    def line_end(self, line: int) -> int:
+        """The end of the parsed text's `line` (its last line's past the end)."""
+        return self.starts[min(line + 1, len(self.starts) - 1)]
+
     def blank_inside(self, start: int, first: int, stop: int) -> bool:
         """Whether an HTML block that opens at the byte `start` (inside a container) and
         ends at a blank line (not a comment, `<pre`, `<script`, `<style`, `<textarea`,
@@ -878,7 +885,9 @@ class _Outline:
         node.end = self.offset(stop)
         node.traits = paragraph_traits(self.text, node.start, node.end)
         self.inside(stop)
-        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end, self.depth):
+        if stop - self.tight_line > 1 and _read_otherwise(
+            self.data, start, end, self.depth, self.line_end(stop - self.first_line)
+        ):
             raise Fallback
 
     def close(self, name: str, span: Any) -> None:
@@ -991,7 +1000,7 @@ class _Outline:
         data, starts = self.data, self.starts
         begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
-            if stop - first > 1 and _read_otherwise(data, start, end, self.depth):
+            if stop - first > 1 and _read_otherwise(data, start, end, self.depth, self.line_end(stop)):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":

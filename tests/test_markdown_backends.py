@@ -101,6 +101,8 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("a\nb|c\n-|-\n", "a table that interrupts a paragraph (markdown-it's does)"),
         ("> a\n> b|c\n> -|-\n", "the same in a block quote"),
         ("- a\n  b|c\n  -|-\n", "the same in a tight list item's text"),
+        ("x\na|b\n|-|-|\n|-|-|\n", "the same, a second delimiter row after: a table to both, from another line"),
+        ("- x\n  a|b\n  |-|-|\n  |-|-|\n", "the same in a tight list item's text"),
         ("a|\n---\n", "a Setext heading's line and `-` underline: a table of one column to markdown-it"),
         ("x\na|\n---\n", "the same, the heading's last line"),
         ("> a|\n> ---\n", "the same in a block quote"),
