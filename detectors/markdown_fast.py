@@ -1018,17 +1018,7 @@ class _Outline:
         if name == "BlockQuote":
             return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
-            if (
-                _table_on_opening(data, starts, first)
-                or (self.depth and self.blank_inside(start, first, stop))
-                or _raw_ended_otherwise(data, start, starts[stop])
-            ):
-                raise Fallback
-            html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
-            if html is not None:
-                self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
-                return None
-            return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
+            return self.html_node(start, first, stop, top)
         if name == "Table":
             if stop - first > 1 and _MARKED_DELIMITER.match(data, starts[first + 1]) is not None:
                 raise Fallback  # a delimiter row that opens a list item (`- |-`): an item to markdown-it
@@ -1061,6 +1051,23 @@ class _Outline:
             self.sections.heading(label, begin, until)
             return None
         return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
+
+    def html_node(self, start: int, first: int, stop: int, top: bool) -> Node | None:
+        """An HTML block's node (`node`): None for a heading's at the `top` level, whose
+        section is opened."""
+        data, starts = self.data, self.starts
+        if (
+            _table_on_opening(data, starts, first)
+            or (self.depth and self.blank_inside(start, first, stop))
+            or _raw_ended_otherwise(data, start, starts[stop])
+        ):
+            raise Fallback
+        begin, until = self.at[first], self.at[stop]
+        html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
+        if html is not None:
+            self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+            return None
+        return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
 
     def code_node(self, value: Any, start: int, first: int, stop: int) -> Node:
         """A code block's node (`node`), with markdown-it's info string of a fenced one:
