@@ -55,7 +55,7 @@ _MAX_DEPTH = 18
 
 # An ATX heading's closing sequence (markdown-it's heading rule: a run of `#` after a space).
 _ATX_OPEN = re.compile(r"[ \t]*#{1,6}")
-_BLOCKQUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
+_BLOCKQUOTE_PREFIX = re.compile(r"\A[ \t]*(?:>[ \t]?)+")
 _FRONT_MATTER_START = re.compile(r"-{3,}")
 
 
@@ -69,22 +69,118 @@ _EQUALS_LINE = re.compile(rb"[\r\n][ \t>]*=+[ \t]*(?:\r\n?|\n|$)")
 # does not.
 _TABLE_LINES = re.compile(rb"\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|$)")
 _DELIMITER_CELL = re.compile(r":?-+:?")
+# A line of a paragraph inside a container, past its first: its marks (white space and
+# `>`), then what opens a block (HTML, a block quote, a heading, a list item or a rule,
+# a fence); see `_lazy_opener`.
+_OPENER = re.compile(rb"\n([ \t>]*)(?:[<>#*_+-]|`{3}|~{3}|\d{1,9}[.)])")
+_OPENS = re.compile(rb"[<#*_+-]|`{3}|~{3}|\d{1,9}[.)]")
+_LINE_MARKS = re.compile(rb"[ \t>]*")
+# The HTML blocks that end at a mark, not at a blank line (CommonMark's kinds 1 to 5).
+# CommonMark's first kind of HTML block: its opening, and the end tags any of which ends
+# it (see `_raw_ended_otherwise`).
+_RAW_OPENING = re.compile(rb"<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+_RAW_END = re.compile(rb"</(pre|script|style|textarea)>", re.IGNORECASE)
+
+
+def _raw_ended_otherwise(data: bytes, start: int, end: int) -> bool:
+    """Whether the HTML block `data[start:end]` opens with `<pre`, `<script`, `<style` or
+    `<textarea` and holds the end tag of another of the four, or one not in lower case:
+    markdown-it ends it there (as CommonMark does), pulldown-cmark only at its own, in
+    lower case (`<script` over `</pre>`, `<pre>` over `</PRE>`)."""
+    opening = _RAW_OPENING.match(data, start)
+    if opening is None:
+        return False
+    name = opening.group(1).lower()
+    return any(found.group(1) != name for found in _RAW_END.finditer(data, start, end))
+
+
+_HTML_ENDED_BY_MARK = re.compile(rb"<(?:!|\?|(?:pre|script|style|textarea)(?:[\s>]|$))", re.IGNORECASE)
+_LIST_MARKER = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|\r?\n|$)")
+_RULE = re.compile(rb"(?:[-*_][ \t]*){3,}(?:\r?\n|$)")
+_HEAD_MARKERS = re.compile(rb"(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
+
+
+def _lazy_opener(data: bytes, start: int, end: int, depth: int) -> bool:
+    """Whether a line of the paragraph `data[start:end]` inside a container, past its
+    first, opens a block four columns or more past where it may: pulldown-cmark keeps
+    it in the paragraph (as CommonMark does), markdown-it counts its indent from the
+    container's and opens the block. That is a `>` after four columns of white space or
+    more, not where the first line's is (`> a` over `    >`, `   - >a` over `    >`), or
+    a lazy line (fewer `>` or fewer columns of marks
+    than the first line) with four columns of white space before what opens a block
+    (`   - a` over `    <div`; a list item only past fewer `>`, in a list in a list
+    item (`depth`: the containers open), or after a list opened on an item's line,
+    `1.   - a` over `    - b`). More is handed over than needs to be, never less."""
+    head = data[data.rfind(b"\n", 0, start) + 1 : start].expandtabs(4)
+    quotes = [column for column, byte in enumerate(head) if byte == 62]  # (`>`)
+    for match in _OPENER.finditer(data, start, end):
+        found = _LINE_MARKS.match(data, match.start(1))
+        assert found is not None
+        marks = found.group().expandtabs(4)
+        marked = [column for column, byte in enumerate(marks) if byte == 62]
+        before = -1
+        for number, column in enumerate(marked):
+            if column - before > 4 and (number >= len(quotes) or column != quotes[number]):
+                return True  # a `>` after four columns of white space, not where the first line's is
+            before = column
+        if len(marks) - marks.rfind(b">") - 1 < 4 or _OPENS.match(data, found.end()) is None:
+            continue
+        if len(marked) < len(quotes):
+            return True
+        if len(marks) < len(head) and (
+            _LIST_MARKER.match(data, found.end()) is None
+            or _RULE.match(data, found.end()) is not None
+            or depth >= 4  # (in a list in a list item, lists and items each a container)
+            or len(_HEAD_MARKERS.findall(head)) > 1  # (a list opened on an item's line: `1.   - a`)
+        ):
+            return True
+    return False
+
+
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
-def _read_otherwise(data: bytes, start: int, end: int) -> bool:
-    """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more)
-    hold what markdown-it reads otherwise: a lazy `=` underline, or a table."""
+def _read_otherwise(data: bytes, start: int, end: int, depth: int = 0, reach: int = 0) -> bool:
+    """Whether the lines of pulldown-cmark's paragraph `data[start:end]` (two or more;
+    inside `depth` containers, lists and items each one) hold what markdown-it reads
+    otherwise: a lazy `=` underline, a table (its delimiter row perhaps the line after
+    the paragraph, which ends at `reach`: `x` over `a|b` over `|-|-|` over `|-|-|`, where
+    pulldown-cmark reads the last two as a table), or (inside a container) an indented
+    line that opens a block."""
     if data.find(b"=", start, end) >= 0 and _EQUALS_LINE.search(data, start, end) is not None:
         return True
+    if (
+        depth
+        and (data.find(b"    ", start, end) >= 0 or data.find(b"\t", start, end) >= 0)
+        and _lazy_opener(data, start, end, depth)
+    ):
+        return True
+    end = max(end, reach)
     if data.find(b"|", start, end) < 0:
         return False
     for match in _TABLE_LINES.finditer(data, start, end):
         split = data.index(b"\n", match.start())
-        header = data[max(data.rfind(b"\n", start, match.start()) + 1, start) : split]
+        header = data[data.rfind(b"\n", 0, match.start()) + 1 : split]  # (with its marks)
         if _table_header(header.decode("utf-8"), data[split + 1 : match.end()].decode("utf-8")):
             return True
     return False
+
+
+def _table_on_opening(data: bytes, starts: list[int], first: int) -> bool:
+    """Whether the line `first` holds a pipe and the next line is a table's delimiter
+    row of as many cells: markdown-it's table rule, tried before other blocks' rules,
+    reads a table there, where pulldown-cmark reads the block the line opens (`<div>|`
+    over `--`) or the block the next line opens (`>|` over `---`, `a|b` over `- |-`)."""
+    if first + 2 >= len(starts) or data.find(b"|", starts[first], starts[first + 1]) < 0:
+        return False
+    delimiter = data[starts[first + 1] : starts[first + 2]]
+    return _DELIMITER_LINE.fullmatch(delimiter) is not None and _table_header(
+        data[starts[first] : starts[first + 1]].decode("utf-8"), delimiter.decode("utf-8")
+    )
+
+
+_MARKED_DELIMITER = re.compile(rb"[ \t>]*[-+*][ \t]")
+_DELIMITER_LINE = re.compile(rb"[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r)?")
 
 
 def _table_header(header: str, delimiter: str) -> bool:
@@ -110,6 +206,16 @@ def _table_header(header: str, delimiter: str) -> bool:
     return False
 
 
+def _underline_delimits(data: bytes, header: int, underline: int, end: int) -> bool:
+    """Whether a Setext heading's last line (from the byte `header`) and its underline
+    (from `underline` to `end`) are a table's header and delimiter row to markdown-it's
+    table rule (`a|` over `---`: a table of one column, which pulldown-cmark, wanting a
+    pipe in the delimiter row, reads as a heading)."""
+    if data.find(b"|", header, underline) < 0 or data.find(b"-", underline, end) < 0:
+        return False
+    return _table_header(data[header:underline].decode("utf-8"), data[underline:end].decode("utf-8"))
+
+
 # Characters the two parsers read differently: pulldown-cmark takes a line of form feeds
 # or vertical tabs for a blank line, markdown-it for a paragraph; a lone carriage return
 # ends a line for markdown-it (and CommonMark) but not always for pulldown-cmark (it does
@@ -131,6 +237,97 @@ _DEFINITION_THEN_ORDERED = re.compile(
     r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:[^\n]*\n(?:[ \t>]*\S[^\n]*\n){0,2}?"
     r"[ \t>]*(?!0*1[.)])\d{1,9}[.)](?:[ \t]|\r?\n|\r?$)"
 )
+# A link reference definition (its destination on its line or the next, a title line
+# perhaps after), then a line that starts with `<` (an HTML block of the kind that
+# interrupts no paragraph) or with four columns of white space before no title (indented
+# code): markdown-it reads that block, pulldown-cmark the rest of the paragraph the
+# definition is read from.
+_DEFINITION_THEN_BLOCK = re.compile(
+    r"\n(?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])*\[[^\]\n]*\]:(?:[ \t]*\S[^\n]*|[ \t]*\r?\n[^\n]*)\n"
+    r"(?:[ \t>]*\S[^\n]*\n)?[ \t>]*(?:<|(?:\t| {4})[ \t]*[^\s\"'(])"
+)
+# A link reference definition inside a block quote or list item (after white space, a
+# `>` or a list marker: its line's marks): see `_lazy_after_definition`.
+_DEFINITION_INSIDE = re.compile(r"\n((?:[ \t>]|[-+*][ \t]|\d{1,9}[.)][ \t])+)\[[^\]\n]*\]:")
+_MARKS = re.compile(r"[ \t>]*")
+# What starts a line that interrupts a paragraph, so is no lazy line: a list item, an
+# ATX heading, a fence (a backtick fence's info string holds no backtick).
+_INTERRUPTS = re.compile(r"(?:[-+*]|\d{1,9}[.)]|#{1,6})(?:[ \t]|\r?$)|```[^`]*\Z|~~~")
+
+
+def _definitions_read_alike(lines: str) -> bool:
+    """Whether no link reference definition in `lines` (a `\\n`, then the text) is one
+    the parsers read differently (the patterns above, each tried at the start of a line
+    that holds `]:`, which `str.find` finds in C: the same as searching the text with
+    them, at the cost of a few lines, not of a match tried at each line)."""
+    at = lines.find("]:")
+    while at >= 0:
+        start = lines.rfind("\n", 0, at)
+        if (
+            _definition_heads_table(lines, start)
+            or _DEFINITION_GOES_ON.match(lines, start) is not None
+            or _DEFINITION_THEN_ORDERED.match(lines, start) is not None
+            or _DEFINITION_THEN_BLOCK.match(lines, start) is not None
+            or _lazy_after_definition(lines, start)
+        ):
+            return False
+        end = lines.find("\n", at)
+        at = -1 if end < 0 else lines.find("]:", end)
+    return True
+
+
+def _definition_heads_table(lines: str, start: int) -> bool:
+    """Whether the line after `start` (a `\\n`, its line holding `]:`) holds a pipe and
+    the next line is a delimiter row of as many cells: markdown-it's table rule, tried
+    before the definition's, reads a table (`[a]:|-` over `-|-`); or ends with `]:` over
+    a line with a pipe or a `=`."""
+    end = lines.find("\n", start + 1)
+    if end < 0:
+        return False
+    after = lines.find("\n", end + 1)
+    following = lines[end + 1 :] if after < 0 else lines[end + 1 : after]
+    if lines[start:end].rstrip(" \t\r").endswith("]:"):
+        # its destination on the next line: where that line holds a pipe or starts with
+        # `=`, the parsers read it and the lines after differently (`[a]:` over `a|a`)
+        return "|" in following or following.lstrip(" \t>")[:1] == "="
+    if lines.find("|", start, end) < 0:
+        return False
+    return _DELIMITER_TEXT.fullmatch(following) is not None and _table_header(lines[start + 1 : end], following)
+
+
+_DELIMITER_TEXT = re.compile(r"[ \t>]*[-|:][-|: \t]*\r?")
+
+
+def _lazy_after_definition(lines: str, start: int) -> bool:
+    """Whether the line after `start` (a `\\n`) is a link reference definition inside a
+    block quote or list item with, among the three lines after it (up to a blank one),
+    one with fewer `>` or fewer columns of marks than its own that starts no block (a
+    lazy line): markdown-it ends the container with the definition, pulldown-cmark goes
+    on with the paragraph the definition is read from; or, inside a block quote, a
+    line of white space (a definition makes no event: a quote that ends with one, then
+    a blank line, ends elsewhere to each). (More is handed over than needs to be, never
+    less.)"""
+    match = _DEFINITION_INSIDE.match(lines, start)
+    if match is None:
+        return False
+    marks = match.group(1)
+    columns, quotes = len(marks.expandtabs(4)), marks.count(">")
+    start = lines.find("\n", match.end()) + 1
+    for _ in range(3):
+        if start == 0 or start == len(lines):
+            return False
+        end = lines.find("\n", start)
+        line = lines[start:] if end < 0 else lines[start:end]
+        if not line.strip(" \t>\r"):
+            return quotes > 0 and ">" not in line
+        found = _MARKS.match(line)
+        assert found is not None
+        if found.group().count(">") < quotes or len(found.group().expandtabs(4)) < columns:
+            return _INTERRUPTS.match(line, found.end()) is None
+        start = end + 1
+    return False
+
+
 # A delimiter row of one column with a colon and no pipe (`a|` then `:-`): markdown-it
 # reads a table, pulldown-cmark a paragraph.
 _PIPELESS_DELIMITER = re.compile(r"\n[ \t>]*(?::-+:?|-+:)[ \t]*(?:\r?\n|\r?$)")
@@ -145,8 +342,36 @@ _INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
 _MARKED_HEADER = re.compile(
     r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
 )
+# A line of a block quote (in list items perhaps), its marks, then a line that starts
+# with marks and a `>` (see `_indented_quote`).
+_INDENTED_QUOTE = re.compile(r"\n((?:[ \t]|[-+*][ \t]|\d{1,9}[.)][ \t])*>[ \t>]*)(?=[^\n]*\n([ \t>]*>))")
+# A tab after three marks of block quotes or list items or more (`>>> \ta`): the two
+# count its columns differently there (indented code to pulldown-cmark).
+_TAB_AFTER_MARKS = re.compile(r"^(?: {0,3}(?:>|[-+*]|\d{1,9}[.)]) ?){3,} *\t", re.MULTILINE)
 # A tab before a list marker or `>`: the two count its columns differently there.
+# (Before a `=` underline, too: a heading to pulldown-cmark, text to markdown-it.)
+_TAB_UNDERLINE = re.compile(r"^[ \t>]*\t[ \t]*=+[ \t]*\r?$", re.MULTILINE)
 _TAB_MARKER = re.compile(r"^[ \t>]*\t[ \t]*(?:[-+*]|\d{1,9}[.)]|>)(?:[ \t]|\r?$)", re.MULTILINE)
+# A line that ends with white space that holds a tab (see `_tab_after_fence`).
+_TRAILING_TAB = re.compile(r"\t[ \t]*\r?$", re.MULTILINE)
+
+
+def _tab_after_fence(text: str) -> bool:
+    """Whether a line of `text` ends with a run of three backticks or tildes, then white
+    space that holds a tab: pulldown-cmark closes no fence with that line, markdown-it
+    (and CommonMark) does. (The lines that end with a tab are found first: a search for
+    the runs is slower, and such lines are few.)"""
+    for match in _TRAILING_TAB.finditer(text):
+        before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()].rstrip(" \t")
+        if before.endswith(("```", "~~~")):
+            return True
+    return False
+
+
+# A first line that opens list items (block quotes too), then three `-`: markdown-it's front matter rule
+# (mdit-py-plugins) reads front matter inside the item, pulldown-cmark a rule.
+_LISTED = frozenset("-+*0123456789 \t>")
+_LISTED_FRONT_MATTER = re.compile(r"[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+[ \t>]*)+-{3}")
 
 
 class Fallback(Exception):
@@ -163,6 +388,8 @@ def outline(text: str) -> Node | None:
         return None  # a last line of white space with no line end: not blank to markdown-it-py
     if len(text) <= md_windows.WINDOW_CHARS and not _read_alike(text):
         return None
+    if text[:1] in _LISTED and _LISTED_FRONT_MATTER.match(text) is not None:
+        return None  # front matter the reference's plugin reads inside a list item (`- 1. ---`)
     try:
         return _Outline(text).read()
     except Fallback:
@@ -177,15 +404,42 @@ def _read_alike(text: str) -> bool:
     lines = "\n" + text  # (each line then starts after a "\n": faster than a `^` pattern)
     if _EMPTY_ITEM.search(lines) is not None:
         return False
-    if "]:" in text and (
-        _DEFINITION_GOES_ON.search(lines) is not None or _DEFINITION_THEN_ORDERED.search(lines) is not None
-    ):
+    if "]:" in text and not _definitions_read_alike(lines):
         return False
     if "|" in text and (
         (":" in text and _PIPELESS_DELIMITER.search(lines) is not None) or _MARKED_HEADER.search(lines) is not None
     ):
         return False
-    return "\t" not in text or _TAB_MARKER.search(text) is None
+    if ("    >" in text or "\t" in text) and _indented_quote(lines):
+        return False
+    return "\t" not in text or (
+        _TAB_MARKER.search(text) is None
+        and _TAB_AFTER_MARKS.search(text) is None
+        and ("=" not in text or _TAB_UNDERLINE.search(text) is None)
+        and not _tab_after_fence(text)
+    )
+
+
+def _indented_quote(lines: str) -> bool:
+    """Whether a line of a block quote is followed by a line with a `>` after four
+    columns of white space or more (from its start or the `>` before) and further in
+    than the first line's: markdown-it goes on with the block quote, pulldown-cmark (and
+    CommonMark) reads indented code or a lazy line where that is four columns past the
+    container's (`> a` over `>` over `    > b`, ` >` over `    >`, `>>` over `>     >`).
+    (More is handed over than needs to be, never less.)"""
+    for match in _INDENTED_QUOTE.finditer(lines):
+        quotes = _quote_columns(match.group(1))
+        before = -1
+        for number, column in enumerate(_quote_columns(match.group(2))):
+            if column - before > 4 and (number >= len(quotes) or column > quotes[number]):
+                return True
+            before = column
+    return False
+
+
+def _quote_columns(marks: str) -> list[int]:
+    """The columns of the `>` in a line's `marks`, tabs to multiples of four."""
+    return [column for column, mark in enumerate(marks.expandtabs(4)) if mark == ">"]
 
 
 def _encoded(text: str) -> bytes:
@@ -302,6 +556,7 @@ class _Outline:
         # sometimes end further on.
         self.pending: list[Node] = []
         self.limit = 0  # that first line that is not blank
+        self.limits: list[int] = []  # that line as it was when each of them closed
         # for each open block quote, its end line as pulldown-cmark gives it and the last
         # end line of the blocks inside it (-1: none)
         self.quote_stops: list[int] = []
@@ -538,6 +793,20 @@ class _Outline:
             source = source[1:]
         return not source.strip(b" \t\r\n")
 
+    def line_end(self, line: int) -> int:
+        """The end of the parsed text's `line` (its last line's past the end)."""
+        return self.starts[min(line + 1, len(self.starts) - 1)]
+
+    def blank_inside(self, start: int, first: int, stop: int) -> bool:
+        """Whether an HTML block that opens at the byte `start` (inside a container) and
+        ends at a blank line (not a comment, `<pre`, `<script`, `<style`, `<textarea`,
+        `<?` or `<!`) holds a line of white space, which pulldown-cmark, where it has
+        more than the container's indent, takes for no blank line (the block goes on),
+        markdown-it for one (the block ends before it)."""
+        if _HTML_ENDED_BY_MARK.match(self.data, start) is not None:
+            return False
+        return any(self.blank(line) for line in range(first + 1, stop))
+
     def add(self, node: Node) -> None:
         """`node` is the next child of the innermost open block (or section)."""
         holder = self.stack[-1][0] or self.sections.open[-1][1]
@@ -549,11 +818,14 @@ class _Outline:
     def settle(self, line: int) -> None:
         """End the lists and items closed since the last block at `line` (of the
         parsed text), or before, at `limit`. An item whose one child is a paragraph of
-        its own span then defers it (see `ListItem`)."""
-        line = self.first_line + min(line, self.limit)
-        end = self.offset(line)
-        for node in self.pending:
-            node.end = end
+        its own span then defers it (see `ListItem`). (Each ends at the limit as it was
+        when it closed: an inner list closed before a link reference definition, which
+        makes no event, ends there, the item around it after it.)"""
+        line = min(line, self.limit)
+        end = self.offset(self.first_line + line)
+        for node, limit in zip(self.pending, self.limits):
+            node.end = end if limit >= line else self.offset(self.first_line + limit)
+        line += self.first_line
         for node in self.pending:
             children = node.children
             if (
@@ -565,6 +837,7 @@ class _Outline:
                 node.children = NO_CHILDREN
                 node.expand = own_paragraph
         self.pending.clear()
+        self.limits.clear()
         self.inside(line)
 
     def inside(self, line: int) -> None:
@@ -582,6 +855,8 @@ class _Outline:
 
     def rule(self, span: Any) -> None:
         line = self.line_of(span["start"])
+        if line and _table_on_opening(self.data, self.starts, line - 1):
+            raise Fallback
         self.block_starts(line)
         line += self.first_line
         self.add(Node(kinds.THEMATIC_BREAK, self.offset(line), self.offset(line + 1)))
@@ -589,9 +864,13 @@ class _Outline:
 
     def inline(self, span: Any) -> None:
         """An inline event of a tight list item's text: the paragraph markdown-it opens
-        around that text starts here or goes on."""
+        around that text starts here or goes on (and ends the lists and items closed
+        before it, as a block's start does: `- a` over `  - # h` over `  b`)."""
         if self.tight is None:
-            self.tight_line = line = self.first_line + self.line_of(span["start"])
+            line = self.line_of(span["start"])
+            if self.pending:
+                self.settle(line)
+            self.tight_line = line = self.first_line + line
             self.tight = Node(kinds.PARAGRAPH, self.offset(line), self.offset(line + 1), NO_CHILDREN)
             self.add(self.tight)
             self.tight_start, self.tight_end = span["start"], span["end"]
@@ -606,7 +885,9 @@ class _Outline:
         node.end = self.offset(stop)
         node.traits = paragraph_traits(self.text, node.start, node.end)
         self.inside(stop)
-        if stop - self.tight_line > 1 and _read_otherwise(self.data, start, end):
+        if stop - self.tight_line > 1 and _read_otherwise(
+            self.data, start, end, self.depth, self.line_end(stop - self.first_line)
+        ):
             raise Fallback
 
     def close(self, name: str, span: Any) -> None:
@@ -617,6 +898,10 @@ class _Outline:
             self.depth -= 1
         if kind == "Item":
             assert node is not None
+            if not node.children:
+                # an empty item the search did not find (after another marker, `- -`
+                # over `  a`): the two end the list around it differently
+                raise Fallback
             if not self.pending:
                 self.limit = len(self.starts) - 1
             self.pending.append(node)
@@ -624,9 +909,11 @@ class _Outline:
             while line < self.limit and self.blank(line):
                 line += 1
             self.limit = line
+            self.limits.append(line)
         elif kind == "List":
             assert node is not None
             self.pending.append(node)
+            self.limits.append(self.limit)
         elif kind == "BlockQuote":
             assert node is not None
             stop = self.quote_stops.pop()
@@ -713,7 +1000,7 @@ class _Outline:
         data, starts = self.data, self.starts
         begin, until = self.at[first], self.at[stop]
         if name == "Paragraph":
-            if stop - first > 1 and _read_otherwise(data, start, end):
+            if stop - first > 1 and _read_otherwise(data, start, end, self.depth, self.line_end(stop)):
                 raise Fallback
             return Node(kinds.PARAGRAPH, begin, until, NO_CHILDREN, traits=paragraph_traits(self.text, begin, until))
         if name == "Item":
@@ -731,12 +1018,10 @@ class _Outline:
         if name == "BlockQuote":
             return Node(kinds.BLOCKQUOTE, begin, until, NO_CHILDREN)
         if name == "HtmlBlock":
-            html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
-            if html is not None:
-                self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
-                return None
-            return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
+            return self.html_node(start, first, stop, top)
         if name == "Table":
+            if stop - first > 1 and _MARKED_DELIMITER.match(data, starts[first + 1]) is not None:
+                raise Fallback  # a delimiter row that opens a list item (`- |-`): an item to markdown-it
             return Node(kinds.TABLE, begin, until, NO_CHILDREN)
         raise Fallback  # a block this module does not know
 
@@ -748,6 +1033,8 @@ class _Outline:
             # a Setext heading's lines are a paragraph's until its underline: where
             # markdown-it reads a table (or a lazy `=` underline) in them, it interrupts it
             raise Fallback
+        if stop - first > 1 and _underline_delimits(data, starts[stop - 2], starts[stop - 1], starts[stop]):
+            raise Fallback  # its last line and a `-` underline are a table's first two lines to markdown-it
         if (
             stop - first > 1
             and stop < len(starts) - 1
@@ -765,12 +1052,31 @@ class _Outline:
             return None
         return Node(kinds.HEADING, begin, until, NO_CHILDREN, traits=HEADING_TRAITS, label=label)
 
+    def html_node(self, start: int, first: int, stop: int, top: bool) -> Node | None:
+        """An HTML block's node (`node`): None for a heading's at the `top` level, whose
+        section is opened."""
+        data, starts = self.data, self.starts
+        if (
+            _table_on_opening(data, starts, first)
+            or (self.depth and self.blank_inside(start, first, stop))
+            or _raw_ended_otherwise(data, start, starts[stop])
+        ):
+            raise Fallback
+        begin, until = self.at[first], self.at[stop]
+        html = html_heading(data[starts[first] : starts[stop]].decode("utf-8")) if top else None
+        if html is not None:
+            self.sections.heading(Label(title=html[1], level=html[0]), begin, until)
+            return None
+        return Node(kinds.HTML_BLOCK, begin, until, NO_CHILDREN, traits=TRAITS[kinds.HTML_BLOCK])
+
     def code_node(self, value: Any, start: int, first: int, stop: int) -> Node:
         """A code block's node (`node`), with markdown-it's info string of a fenced one:
         the rest of its opening line, as written."""
         begin, until = self.at[first], self.at[stop]
         if value == "Indented":
             return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(None), traits=TRAITS[kinds.CODE])
+        if _table_on_opening(self.data, self.starts, first):
+            raise Fallback
         opening = self.data[start : self.starts[first + 1]].decode("utf-8").rstrip("\r\n")
         info = opening[len(opening) - len(opening.lstrip(opening[:1])) :]
         return Node(kinds.CODE, begin, until, NO_CHILDREN, code_meta(info), traits=TRAITS[kinds.CODE])

@@ -101,6 +101,58 @@ def test_every_spec_example_has_the_reference_outline(reader):
         ("a\nb|c\n-|-\n", "a table that interrupts a paragraph (markdown-it's does)"),
         ("> a\n> b|c\n> -|-\n", "the same in a block quote"),
         ("- a\n  b|c\n  -|-\n", "the same in a tight list item's text"),
+        ("x\na|b\n|-|-|\n|-|-|\n", "the same, a second delimiter row after: a table to both, from another line"),
+        ("- x\n  a|b\n  |-|-|\n  |-|-|\n", "the same in a tight list item's text"),
+        ("a|\n---\n", "a Setext heading's line and `-` underline: a table of one column to markdown-it"),
+        ("x\na|\n---\n", "the same, the heading's last line"),
+        ("> a|\n> ---\n", "the same in a block quote"),
+        ("```\n```\t\ny\n", "a tab after a closing fence: no closing fence to pulldown-cmark"),
+        ("- ~~~\n  ~~~ \t\n  y\n", "the same in a list item"),
+        ("[a]: /u\n<a>\n", "a link reference definition, then an HTML block that interrupts no paragraph"),
+        ("[a]:\na\n\ta\n", "a link reference definition, then indented code"),
+        (" [a]: /u\n\ta\n", "the same, the definition indented"),
+        ("- [a]: /u\nb\n", "a link reference definition in a list item, then a lazy line"),
+        ("> [a]:\n> /u\nb\n", "the same in a block quote, the destination on a line of its own"),
+        ("> - [a]: /u\n> b\n", "the same in a list in a block quote"),
+        ("<div>|\n--\n", "a line that opens an HTML block and holds a pipe, then a delimiter row: a table"),
+        ("- a\n\n  <div> a|b\n  -|-\n", "the same in a list item"),
+        ("```|\n-|\n", "the same, a fence's opening line"),
+        (">|\n--\n", "the same, a block quote's line (`>|`: one column to markdown-it's table rule)"),
+        ("   - a\n    <div\n", "a lazy line four columns in that opens a block: markdown-it opens it"),
+        (">>a\n    - b\n", "the same in two block quotes, a list item"),
+        ("-    a\n    >\n", "the same, a `>`"),
+        (
+            "> a\n>\n    > b\n",
+            "a `>` four columns past the block quote's line before: the quote goes on to markdown-it",
+        ),
+        ("- <a>\n   \n", "a line of white space past an item's indent ends its HTML block to markdown-it only"),
+        ("> <div>\n>  \n> b\n", "the same in a block quote"),
+        ("[a]:\r\na\n<a>\n", "a definition then an HTML block, a CRLF after `]:`"),
+        ("> [x]: /u\n\nb\n", "a block quote that ends with a definition, then a blank line"),
+        ("> [x]: /u\n\n", "the same at the document's end"),
+        ("- -\n  a\n", "an empty item in an item, a line after it"),
+        ("1. 1.\n\n\n", "the same, ordered, blank lines after it"),
+        (">>> \ta\n", "a tab after three block quote marks: indented code to pulldown-cmark"),
+        (">>* \t~\n", "the same after a list marker"),
+        (" >\n    >\n", "a `>` four columns in, further in than the quote's line before"),
+        ("- >\n      >\n", "the same in a list item"),
+        ("   - >a\n    >\n", "a lazy line's `>` after four columns of white space"),
+        (">>\n>     >\n", "a `>` four columns past the `>` before it, further in than the line before's"),
+        ("1.   - a\n    - b\n", "a lazy item four columns in, after a list opened on an item's line"),
+        ("-    - a\n    - b\n", "the same in a bullet list"),
+        ("[a]:|-\n-|-\n", "a link reference definition's line with a pipe over a delimiter row: a table"),
+        (">|\n---\n", "a line with a pipe over a rule: a table to markdown-it"),
+        ("a|b\n- |-\n", "a delimiter row that opens a list item: a table to pulldown-cmark, an item to markdown-it"),
+        ("- a\n  \t=\n", "a tab before a `=` underline in a list item: a heading to pulldown-cmark only"),
+        (">a\n>\t=\n", "the same in a block quote"),
+        (" 10. a\n     - a\n    - a\n", "a lazy item four columns in, in a list in a list item"),
+        ("- 1. ---\na\n", "three `-` after the first line's list markers: front matter to the reference's plugin"),
+        ("- >1. ---\na\n", "the same, a block quote's mark among the list markers"),
+        ("[a]:\na|a\n-|-\n", "a definition's destination on the next line, a table header"),
+        ("1. [a]:\n   =\n", "a definition's destination on the next line, a `=`"),
+        ("- [a]: /u\n``` `\n", "a definition in a list item, then a lazy line that only looks like a fence"),
+        ("<script\n</pre>\na\n", "a `<script` HTML block ends at `</pre>` to markdown-it only"),
+        ("<pre>\n</PRE>\na\n", "a `<pre>` HTML block ends at `</PRE>` to markdown-it only"),
     ],
 )
 def test_documents_the_parsers_read_differently_go_to_the_reference(text, why):
@@ -242,6 +294,40 @@ def test_a_setext_heading_over_a_table_header_has_the_reference_outline(quote, u
     assert difference(text) is None, text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- a\n  - # h\n  b\n",
+        "- a\n  - ```\n    x\n    ```\n  b\n",
+        "- a\n  - b\n    <div>\n  c\n",
+        "- - ***\n  a\n",
+        "> 1. a\n>    - # h\n>    b\n",
+    ],
+)
+def test_a_tight_items_text_after_a_nested_list_ends_that_list(text):
+    # the text has no paragraph event (markdown-it opens a hidden one): where it starts,
+    # the list closed before it ends, as at a block's start (the fast backend reads it)
+    assert markdown.detect_markdown_fast(text) is not None
+    assert difference(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text", ["- a\n  - b\n\n  [x]: /u\n", "- - a\n\n  [x]: /u\n\nb\n", "1. a\n   - b\n\n   [x]: /u\n   [y]: /v\n"]
+)
+def test_a_list_closed_before_a_definition_in_the_item_around_it_ends_there(text):
+    # a definition makes no event: the inner list ends at it (markdown-it's next block),
+    # the item around it after it, each at its own limit (the fast backend reads it)
+    assert markdown.detect_markdown_fast(text) is not None
+    assert difference(text) is None, text
+
+
+@pytest.mark.parametrize("text", [">|\na>\n>---\n", "> a\nb>\n> ===\n"])
+def test_a_setext_headings_lazy_line_keeps_a_mark_at_its_end(text):
+    # only the marks a line starts with are the block quote's (a `>` at its end is text)
+    assert markdown.detect_markdown_fast(text) is not None
+    assert difference(text) is None, text
+
+
 # -- a long document with what the parsers read differently in one window: that window
 # alone goes to markdown-it-py (its tokens read into the same outline), the others not --
 
@@ -260,6 +346,12 @@ _SEARCHED = [
     "x\n> a|\n> -:\n",
     "- a|b\n  -|-\n",
     "# a|b\n-|-\n",
+    "```\n```\t\ny\n",
+    "[a]: /u\n<a>\n",
+    "- [a]: /u\nb\n",
+    "> a\n>\n    > b\n",
+    "> [x]: /u\n\nb\n",
+    "[a]:|-\n-|-\n",
 ]
 
 
