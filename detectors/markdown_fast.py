@@ -67,7 +67,10 @@ _EQUALS_LINE = re.compile(rb"[\r\n][ \t>]*=+[ \t]*(?:\r\n?|\n|$)")
 # marks of the block quotes around it), inside a paragraph: where markdown-it reads a
 # table there (`_table_header`), its table interrupts the paragraph; pulldown-cmark's
 # does not.
-_TABLE_LINES = re.compile(rb"\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|$)")
+# A line of the characters of a table's delimiter row, after the marks of block quotes
+# (without its line end): the one spelling every search for a delimiter row here uses.
+_DELIMITER_ROW = r"[ \t>]*[-|:][-|: \t]*"
+_TABLE_LINES = re.compile(rb"\|[^\n]*\n" + _DELIMITER_ROW.encode() + rb"(?:\r?\n|$)")
 _DELIMITER_CELL = re.compile(r":?-+:?")
 # A line of a paragraph inside a container, past its first: its marks (white space and
 # `>`), then what opens a block (HTML, a block quote, a heading, a list item or a rule,
@@ -180,7 +183,7 @@ def _table_on_opening(data: bytes, starts: list[int], first: int) -> bool:
 
 
 _MARKED_DELIMITER = re.compile(rb"[ \t>]*[-+*][ \t]")
-_DELIMITER_LINE = re.compile(rb"[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r)?")
+_DELIMITER_LINE = re.compile(_DELIMITER_ROW.encode() + rb"(?:\r?\n|\r)?")
 
 
 def _table_header(header: str, delimiter: str) -> bool:
@@ -295,7 +298,7 @@ def _definition_heads_table(lines: str, start: int) -> bool:
     return _DELIMITER_TEXT.fullmatch(following) is not None and _table_header(lines[start + 1 : end], following)
 
 
-_DELIMITER_TEXT = re.compile(r"[ \t>]*[-|:][-|: \t]*\r?")
+_DELIMITER_TEXT = re.compile(_DELIMITER_ROW + r"\r?")
 
 
 def _lazy_after_definition(lines: str, start: int) -> bool:
@@ -340,7 +343,7 @@ _INDENTED = re.compile(rb"(?:\t| {4})[ \t]*\Z")
 # table's delimiter row's characters: markdown-it's table rule, tried before those
 # blocks' rules, reads a table there, pulldown-cmark the item or heading.
 _MARKED_HEADER = re.compile(
-    r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n[ \t>]*[-|:][-|: \t]*(?:\r?\n|\r?$)"
+    r"\n[ \t>]*(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t][^\n|]*\|[^\n]*\n" + _DELIMITER_ROW + r"(?:\r?\n|\r?$)"
 )
 # A line of a block quote (in list items perhaps), its marks, then a line that starts
 # with marks and a `>` (see `_indented_quote`).
