@@ -43,15 +43,13 @@ def _spans_of(split: Callable[[str], list[str]]) -> SpanChunker:
     return lambda text: [(place.start, place.end) for place in located(text, split(text), "")]
 
 
-def _outline(overlap: bool, semantic: Any = None) -> Callable[[int, str, tiktoken.Encoding], SpanChunker]:
+def _outline(overlap: bool) -> Callable[[int, str, tiktoken.Encoding], SpanChunker]:
     def build(size: int, doc_type: str, encoding: tiktoken.Encoding) -> SpanChunker:
         from outline_splitter import OutlineTextSplitter
 
         options: dict[str, Any] = {"doc_type": doc_type, "chunk_size": size, "tokenizer": encoding}
         if overlap:
             options["chunk_overlap"] = round(size * OVERLAP_SHARE)
-        if semantic is not None:
-            options["semantic"] = semantic
         splitter = OutlineTextSplitter(**options)
         return lambda text: [
             (chunk.start_pos, chunk.end_pos) for chunk in splitter.split(text, overlap_in_text=overlap)
@@ -101,14 +99,4 @@ CONTENDERS: tuple[Contender, ...] = (
 )
 
 
-def semantic_contenders(model: Any) -> tuple[Contender, ...]:
-    """outline-splitter with `semantic=model`, without and with overlap."""
-    return (
-        Contender(f"{OUTLINE_TEXT} semantic", (140, 190, 260), _outline(overlap=False, semantic=model)),
-        Contender(
-            f"{OUTLINE_TEXT} semantic overlap {OVERLAP_SHARE:.1%}", (130, 180, 245), _outline(True, semantic=model)
-        ),
-    )
-
-
-__all__ = ["CONTENDERS", "Contender", "SpanChunker", "Unavailable", "semantic_contenders"]
+__all__ = ["CONTENDERS", "Contender", "SpanChunker", "Unavailable"]
