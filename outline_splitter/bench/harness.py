@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from outline_splitter.bench import figures
+from outline_splitter.bench import figures, retrieval
 from outline_splitter.bench.corpora import Corpus, default_corpora, folder_corpus, missing_shared_corpora
 from outline_splitter.bench.ground_truth import Structure, chunk_stream, structure_for
 from outline_splitter.bench.peers import OUTLINE, PEERS, Chunker, Peer, Unavailable, quiet_peers
@@ -532,7 +532,7 @@ Measured {when} on {where}.
 ## Results at {budget} tokens
 
 {report(rows, corpora, (budget,))}
-{_scaling_section()}"""
+{_kept_section("retrieval.md")}{_kept_section("scale.md")}"""
 
 
 def _columns_section(budget: int) -> str:
@@ -569,10 +569,11 @@ with the reason.
 """
 
 
-def _scaling_section() -> str:
-    """The Scaling section `make bench-scale` last wrote (benchmarks/scale.py), kept when
-    this page is rewritten."""
-    path = TRACKED_RESULTS / "scale.md"
+def _kept_section(name: str) -> str:
+    """A section another run last wrote to the tracked results, kept when this page is
+    rewritten: scale.md (Scaling, `make bench-scale`: benchmarks/scale.py), retrieval.md
+    (Retrieval, `outline-splitter bench --retrieval --update-docs`)."""
+    path = TRACKED_RESULTS / name
     return "\n" + path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
@@ -599,6 +600,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _add_limits(parser)
     _add_outputs(parser)
+    retrieval.add_arguments(parser)
 
 
 def _add_limits(parser: argparse.ArgumentParser) -> None:
@@ -635,8 +637,10 @@ def _add_outputs(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, echo: Echo = print) -> int:
     """Run the harness as `args` say; returns the exit code."""
-    quiet_peers()
     outputs = _outputs(args, echo)
+    if args.retrieval:
+        return 2 if outputs is None else retrieval.run(args, outputs[0], echo)
+    quiet_peers()
     corpora = _corpora(args, echo) if outputs is not None else None
     if outputs is None or corpora is None:
         return 2
