@@ -19,8 +19,8 @@ from outline_splitter.bench.corpora import INSTALLED_JSON, INSTALLED_YAML, insta
 from outline_splitter.bench.figures import kept_whole
 from outline_splitter.bench.ground_truth import chunk_stream, data_structure
 from outline_splitter.detectors.data_tree import key_segment
-from outline_splitter.detectors.json_data import detect_json
-from outline_splitter.nodes import check_outline
+from outline_splitter.detectors.json_data import detect_json, detect_json_lines
+from outline_splitter.nodes import Node, check_outline
 from outline_splitter.tokens import resolve_tokenizer
 from tests.invariants import assert_source_chunks
 
@@ -262,3 +262,24 @@ def test_auto_picks_the_format_by_extension(tmp_path: Path, suffix: str, doc_typ
     chunks = OutlineTextSplitter(doc_type="auto").split_file(path)
     assert [c.metadata["doc_type"] for c in chunks] == [doc_type]
     assert chunks[0].metadata["key_path"] == "$"  # the chunk holds the whole document
+
+
+def _kinds(node: Node) -> list[str]:
+    return [node.kind, *(kind for child in node.children for kind in _kinds(child))]
+
+
+def test_a_number_with_a_plus_exponent_is_one_scalar() -> None:
+    """tree-sitter-json stops at the `e` of `1e+28` (what `json.dumps` writes for 1e28):
+    the number is read whole, so no chunk edge falls inside it and a record holding one
+    is valid JSON Lines."""
+    text = '{"min": -1e+28, "max": 1E+28, "note": "the largest and smallest values"}'
+    root = detect_json(text)
+    values = [member.children[-1] for member in root.children[0].children[1:]]
+    assert [text[v.start : v.end] for v in values] == ["-1e+28", "1E+28", '"the largest and smallest values"']
+    assert {"invalid", "comment"}.isdisjoint(_kinds(root))
+    numbers = [range(m.start() + 1, m.end()) for m in re.finditer(r"-?1[eE]\+28", text)]
+    for chunk in check("json", text, 16):
+        assert not any(chunk.start_pos in n or chunk.end_pos in n for n in numbers), chunk.text
+    lines = detect_json_lines(f"{text}\n[2.5e+3]\n")
+    assert [record.kind for record in lines.children] == ["object", "array"]
+    assert "invalid" not in _kinds(lines)
