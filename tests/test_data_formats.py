@@ -275,7 +275,8 @@ def test_a_number_with_a_plus_exponent_is_one_scalar() -> None:
     text = '{"min": -1e+28, "max": 1E+28, "note": "the largest and smallest values"}'
     root = detect_json(text)
     values = [member.children[-1] for member in root.children[0].children[1:]]
-    assert [text[v.start : v.end] for v in values] == ["-1e+28", "1E+28", '"the largest and smallest values"']
+    spelled = [text[v.start : v.end].rstrip(",") for v in values]
+    assert spelled == ["-1e+28", "1E+28", '"the largest and smallest values"']
     assert {"invalid", "comment"}.isdisjoint(_kinds(root))
     numbers = [range(m.start() + 1, m.end()) for m in re.finditer(r"-?1[eE]\+28", text)]
     for chunk in check("json", text, 16):
@@ -283,3 +284,71 @@ def test_a_number_with_a_plus_exponent_is_one_scalar() -> None:
     lines = detect_json_lines(f"{text}\n[2.5e+3]\n")
     assert [record.kind for record in lines.children] == ["object", "array"]
     assert "invalid" not in _kinds(lines)
+
+
+# -- what a value keeps whole ------------------------------------------------------------
+
+
+def _fitting_to(budget: int, make: Any, words: str = "The quick brown fox jumps over the lazy dog. " * 40) -> str:
+    """`make(text)` for the longest head of `words` whose `make` fits `budget` tokens."""
+    for end in range(len(words), 0, -1):
+        if TOKENIZER.count(make(words[:end].rstrip())) <= budget:
+            return str(make(words[:end].rstrip()))
+    raise AssertionError(budget)
+
+
+def _kept_whole(chunks: list[TextChunk], start: int, end: int) -> bool:
+    return any(chunk.start_pos <= start and end <= chunk.end_pos for chunk in chunks)
+
+
+def assert_values_kept(text: str, root: Node, chunks: list[TextChunk], chunk_size: int) -> None:
+    """Every value that fits (with the comma after it) lies in one chunk, and with its
+    key where the two fit together: no value that fits is cut to keep its key company."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        spans = [(node.start, node.end)]
+        if node.kind == "member" and len(node.children) > 1:
+            spans.append((node.start, node.children[-1].end))
+        for start, end in spans:
+            part = text[start:end].strip()
+            start += len(text[start:end]) - len(text[start:end].lstrip())
+            if part and TOKENIZER.count(part) <= chunk_size:
+                assert _kept_whole(chunks, start, start + len(part)), (chunk_size, part)
+
+
+def test_a_value_that_fits_is_never_cut_for_its_key() -> None:
+    """A 62-token string at 64 tokens was cut at a sentence so that `"text":` kept its
+    start; a YAML block scalar at its lines. A key whose value fits only alone ends the
+    chunk before the value instead."""
+    value = _fitting_to(62, json.dumps)
+    text = '{\n  "id": 1,\n  "text": ' + value + ',\n  "more": "x"\n}'
+    chunks = check("json", text, 64)
+    assert _kept_whole(chunks, text.index(value), text.index(value) + len(value) + 1)
+    block = _fitting_to(62, lambda words: "".join(f"  {line}.\n" for line in words.split(". ")))
+    text = f"first: 1\nsecond_key_name_that_is_quite_long_indeed: |\n{block}third: 3\n"
+    chunks = check("yaml", text, 64)
+    assert _kept_whole(chunks, text.index(block), text.index(block) + len(block.rstrip()))
+    holding = [c.metadata["key_path"] for c in chunks if block.strip() in c.text]
+    assert holding == ["$.second_key_name_that_is_quite_long_indeed"]
+
+
+def test_a_comma_stays_with_the_value_before_it() -> None:
+    """An array that fills a chunk exactly pushed its comma into the next chunk, which
+    started with `,` and had the array's key path."""
+    inner = _fitting_to(16, lambda words: json.dumps([words]))
+    assert TOKENIZER.count(inner) == 16
+    text = f'[["x", {inner}], "b"]'
+    chunks = check("json", text, 16)
+    assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
+    assert_values_kept(text, detect_json(text), chunks, 16)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_VALUES, st.sampled_from([None, 2]), st.sampled_from((16, 64, 256)))
+def test_values_that_fit_are_never_cut(value: Any, indent: int | None, chunk_size: int) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    chunks = check("json", text, chunk_size)
+    assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
+    assert_values_kept(text, detect_json(text), chunks, chunk_size)
