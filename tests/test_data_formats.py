@@ -21,6 +21,7 @@ from outline_splitter.bench.ground_truth import chunk_stream, data_structure
 from outline_splitter.detectors.data_tree import key_segment
 from outline_splitter.detectors.json_data import detect_json, detect_json_lines
 from outline_splitter.nodes import Node, check_outline
+from outline_splitter.packing.key_paths import EMPTY, HEAD, TAIL
 from outline_splitter.tokens import resolve_tokenizer
 from tests.invariants import assert_source_chunks
 
@@ -352,3 +353,25 @@ def test_values_that_fit_are_never_cut(value: Any, indent: int | None, chunk_siz
     chunks = check("json", text, chunk_size)
     assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
     assert_values_kept(text, detect_json(text), chunks, chunk_size)
+
+
+def test_deep_key_paths_are_elided_in_the_middle() -> None:
+    """A chunk 400,000 arrays deep named all of them in its key path and its context:
+    memory quadratic in the depth (0.4 MB of `[[[...]]]` peaked at 1.6 GB). A path of
+    more than `HEAD + TAIL` segments keeps both ends, the middle elided by `..`."""
+    spelled = []
+    for depth in (2_000, 8_000):
+        chunks = OutlineTextSplitter(doc_type="json", chunk_size=64).split("[" * depth + "]" * depth)
+        spelled.append(sum(len(c.metadata["key_path"]) + len(c.metadata.get("context", "")) for c in chunks))
+        deepest = max((c.metadata["key_path"] for c in chunks), key=len)
+        assert deepest == "$" + "[0]" * (HEAD - 1) + ".." + "[0]" * TAIL
+    assert spelled[1] < 6 * spelled[0], spelled  # 4x the depth: 16x were it quadratic
+    count = HEAD + TAIL + 5
+    path = EMPTY
+    for segment in ("$", *(f".k{i}" for i in range(count))):
+        path = path.plus(segment)
+    tail = [f".k{i}" for i in range(count - TAIL, count)]
+    assert path.spelled() == "$" + "".join(f".k{i}" for i in range(HEAD - 1)) + "." + "".join(tail)
+    document = {"k0": {"k1": 1}}
+    assert EMPTY.plus("$").plus(".k0").plus(".k1").spelled() == "$.k0.k1"
+    assert resolve("$.k0.k1", document) == 1
