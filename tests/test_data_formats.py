@@ -23,37 +23,12 @@ from outline_splitter.detectors.json_data import detect_json, detect_json_lines
 from outline_splitter.nodes import Node, check_outline
 from outline_splitter.packing.key_paths import EMPTY, HEAD, TAIL
 from outline_splitter.tokens import resolve_tokenizer
+from tests.data_checks import assert_values_kept, held_by_one, resolve
 from tests.invariants import assert_source_chunks
 
 FIXTURES = Path(__file__).parent / "fixtures" / "data"
 TOKENIZER = resolve_tokenizer("cl100k_base")
 BUDGETS = (128, 512)
-
-_SEGMENT = re.compile(r'\.([^.\[]+)|\[(\d+)\]|\[(")')
-
-
-def resolve(key_path: str, document: Any) -> Any:
-    """The value at `key_path` in a parsed document; `KeyError` if it names none. A YAML
-    key that is no string (`on:` reads as True in YAML 1.1) is found by its spelling."""
-    assert key_path.startswith("$"), key_path
-    at, value = 1, document
-    while at < len(key_path):
-        match = _SEGMENT.match(key_path, at)
-        assert match is not None, f"not a key path: {key_path!r} at {at}"
-        if match.group(2) is not None:
-            value, at = value[int(match.group(2))], match.end()
-            continue
-        if match.group(1) is not None:
-            name, at = match.group(1), match.end()
-        else:
-            name, end = json.JSONDecoder().raw_decode(key_path, match.start(3))
-            assert key_path[end] == "]", key_path
-            at = end + 1
-        if name in value:
-            value = value[name]
-        else:
-            value = next(v for k, v in value.items() if not isinstance(k, str) and yaml.safe_load(name) == k)
-    return value
 
 
 def parsed(doc_type: str, text: str) -> Any:
@@ -298,27 +273,6 @@ def _fitting_to(budget: int, make: Any, words: str = "The quick brown fox jumps 
     raise AssertionError(budget)
 
 
-def _kept_whole(chunks: list[TextChunk], start: int, end: int) -> bool:
-    return any(chunk.start_pos <= start and end <= chunk.end_pos for chunk in chunks)
-
-
-def assert_values_kept(text: str, root: Node, chunks: list[TextChunk], chunk_size: int) -> None:
-    """Every value that fits (with the comma after it) lies in one chunk, and with its
-    key where the two fit together: no value that fits is cut to keep its key company."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.children)
-        spans = [(node.start, node.end)]
-        if node.kind == "member" and len(node.children) > 1:
-            spans.append((node.start, node.children[-1].end))
-        for start, end in spans:
-            part = text[start:end].strip()
-            start += len(text[start:end]) - len(text[start:end].lstrip())
-            if part and TOKENIZER.count(part) <= chunk_size:
-                assert _kept_whole(chunks, start, start + len(part)), (chunk_size, part)
-
-
 def test_a_value_that_fits_is_never_cut_for_its_key() -> None:
     """A 62-token string at 64 tokens was cut at a sentence so that `"text":` kept its
     start; a YAML block scalar at its lines. A key whose value fits only alone ends the
@@ -326,11 +280,11 @@ def test_a_value_that_fits_is_never_cut_for_its_key() -> None:
     value = _fitting_to(62, json.dumps)
     text = '{\n  "id": 1,\n  "text": ' + value + ',\n  "more": "x"\n}'
     chunks = check("json", text, 64)
-    assert _kept_whole(chunks, text.index(value), text.index(value) + len(value) + 1)
+    assert held_by_one(chunks, text.index(value), text.index(value) + len(value) + 1)
     block = _fitting_to(62, lambda words: "".join(f"  {line}.\n" for line in words.split(". ")))
     text = f"first: 1\nsecond_key_name_that_is_quite_long_indeed: |\n{block}third: 3\n"
     chunks = check("yaml", text, 64)
-    assert _kept_whole(chunks, text.index(block), text.index(block) + len(block.rstrip()))
+    assert held_by_one(chunks, text.index(block), text.index(block) + len(block.rstrip()))
     holding = [c.metadata["key_path"] for c in chunks if block.strip() in c.text]
     assert holding == ["$.second_key_name_that_is_quite_long_indeed"]
 
@@ -343,7 +297,7 @@ def test_a_comma_stays_with_the_value_before_it() -> None:
     text = f'[["x", {inner}], "b"]'
     chunks = check("json", text, 16)
     assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
-    assert_values_kept(text, detect_json(text), chunks, 16)
+    assert_values_kept(text, detect_json(text), chunks, 16, TOKENIZER)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -352,7 +306,7 @@ def test_values_that_fit_are_never_cut(value: Any, indent: int | None, chunk_siz
     text = json.dumps(value, indent=indent, ensure_ascii=False)
     chunks = check("json", text, chunk_size)
     assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
-    assert_values_kept(text, detect_json(text), chunks, chunk_size)
+    assert_values_kept(text, detect_json(text), chunks, chunk_size, TOKENIZER)
 
 
 def test_deep_key_paths_are_elided_in_the_middle() -> None:
