@@ -46,19 +46,22 @@ $(RETRIEVAL_STAMP): pyproject.toml | $(VENV)/bin/python
 	@$(call PIP_INSTALL,.[$(RETRIEVAL_EXTRAS)])
 	@touch $(RETRIEVAL_STAMP)
 
-# Other projects' test suites as inputs (tests/conformance.py): html5lib-tests and the
-# CommonMark spec as the sdists of html5lib 1.1 and commonmark 0.9.1 on PyPI ship them,
+# Other projects' test suites as inputs (tests/conformance.py): html5lib-tests, the
+# CommonMark spec and JSONTestSuite as the sdists of html5lib 1.1, commonmark 0.9.1 and
+# orjson 3.9.15 on PyPI ship them (orjson's built with maturin's wheel, not from source),
 # fetched with pip, read in place, never committed. pip prepares an sdist's metadata:
 # html5lib's setup.py needs a setuptools that still has pkg_resources (before 81).
 CONFORMANCE := $(VENV)/conformance
 CONFORMANCE_STAMP := $(CONFORMANCE)/.fetched
-$(CONFORMANCE_STAMP): $(STAMP)
+$(CONFORMANCE_STAMP): $(STAMP) Makefile
 	@mkdir -p $(CONFORMANCE)
 	@echo 'setuptools<81' > $(CONFORMANCE)/build-constraints.txt
 	@for attempt in 1 2 3; do \
 		PIP_CONSTRAINT=$(CONFORMANCE)/build-constraints.txt PIP_BUILD_CONSTRAINT=$(CONFORMANCE)/build-constraints.txt \
 		$(PY) -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
-			-d $(CONFORMANCE) html5lib==1.1 commonmark==0.9.1 && break; \
+			-d $(CONFORMANCE) html5lib==1.1 commonmark==0.9.1 && \
+		$(PY) -m pip download --quiet --disable-pip-version-check --no-deps --no-binary orjson \
+			-d $(CONFORMANCE) orjson==3.9.15 && break; \
 		test $$attempt -lt 3 || exit 1; echo "pip download failed; trying again"; done
 	@touch $(CONFORMANCE_STAMP)
 

@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import resource
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,7 @@ from outline_splitter.bench.harness import TRACKED_RESULTS as RESULTS
 SIZES_MB = (1, 4, 16)
 LINEAR_BAR = 20.0  # time(16 MB) / time(1 MB) at most this (16 is linear)
 MEMORY_BAR = 10.0  # peak memory at most this many times the input
+DOUBLING_BAR = 2.2  # a doubling kind's time and memory grow at most this much per doubling
 SCALING_HEADING = "## Scaling"
 WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu")
 
@@ -139,13 +142,59 @@ def wide_table(size: int) -> str:
     return header + "".join(lines)
 
 
+def nested_json_arrays(size: int) -> str:
+    """`[[[...]]]`: arrays nested half the size deep (400,000 at 0.8 MB)."""
+    return "[" * (size // 2) + "]" * (size // 2)
+
+
+def _record(n: int) -> dict[str, Any]:
+    """A user record as an API exports it: scalars, a nested object, a short array and
+    a text of a few sentences."""
+    return {
+        "id": n,
+        "name": f"user number {n}",
+        "email": f"user{n}@example.com",
+        "active": n % 2 == 0,
+        "score": n * 0.37 + 1e16 * (n % 3 == 0),  # `1e+16` every third record
+        "address": {"street": f"{n} Main Street", "city": WORDS[n % len(WORDS)].title(), "zip": f"{10000 + n % 9000}"},
+        "tags": list(WORDS[: n % 4]),
+        "bio": f"{_words(12, n).capitalize()}. " * (n % 5),
+    }
+
+
+def _json_records(size: int, indent: int | None) -> str:
+    """An array of `_record`s, as `json.dumps` writes it, of about `size` bytes (the
+    records' lengths vary: a first guess of their count is corrected once)."""
+    count = max(1, size // len(json.dumps(_record(1), indent=indent)))
+    text = json.dumps([_record(n) for n in range(count)], indent=indent)
+    count = max(1, count * size // len(text))
+    return json.dumps([_record(n) for n in range(count)], indent=indent)
+
+
+def one_line_json(size: int) -> str:
+    """A JSON array of records on one line (`json.dumps` without an indent)."""
+    return _json_records(size, None)
+
+
+def pretty_json(size: int) -> str:
+    """The same records indented by two spaces, as an export or a config is."""
+    return _json_records(size, 2)
+
+
 @dataclass(frozen=True)
 class Kind:
-    """A synthetic kind: its name, doc type and generator `size in bytes -> text`."""
+    """A synthetic kind: its name, doc type and generator `size in bytes -> text`, and
+    the sizes it is measured at (other than `SIZES_MB`: a kind whose memory per MB
+    allows no 16 MB, measured at doublings instead)."""
 
     name: str
     doc_type: str
     make: Callable[[int], str]
+    sizes_mb: tuple[float, ...] = SIZES_MB
+
+    @property
+    def doubling(self) -> bool:
+        return self.sizes_mb != SIZES_MB
 
 
 KINDS: tuple[Kind, ...] = (
@@ -159,6 +208,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("Python cut mid-line (syntax error)", "python", python_cut_mid_line),
     Kind("Python, a syntax error early", "python", python_error_early),
     Kind("Python, a syntax error in the middle", "python", python_error_middle),
+    Kind("[[[...]]] nested JSON arrays", "json", nested_json_arrays, (0.2, 0.4, 0.8)),
+    Kind("JSON records on one line", "json", one_line_json, (2.5, 5, 10)),
+    Kind("JSON records, indented", "json", pretty_json, (5, 10, 20)),
 )
 
 
@@ -169,7 +221,7 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
 
 
-def measure_one(kind_name: str, megabytes: int, chunk_size: int) -> dict[str, Any]:
+def measure_one(kind_name: str, megabytes: float, chunk_size: int) -> dict[str, Any]:
     """Split one synthetic document in this process: CPU seconds, peak RSS over the
     baseline (imports, a warm-up split), chunk count."""
     from outline_splitter import OutlineTextSplitter
@@ -178,7 +230,7 @@ def measure_one(kind_name: str, megabytes: int, chunk_size: int) -> dict[str, An
     splitter = OutlineTextSplitter(doc_type=kind.doc_type, chunk_size=chunk_size)
     splitter.split(kind.make(20_000))  # load the grammar and the tokenizer
     baseline = _rss_mb()
-    text = kind.make(megabytes * 2**20)
+    text = kind.make(int(megabytes * 2**20))
     started = time.process_time()
     chunks = splitter.split(text)
     seconds = time.process_time() - started
@@ -189,18 +241,27 @@ def measure_one(kind_name: str, megabytes: int, chunk_size: int) -> dict[str, An
 class SyntheticRow:
     kind: str
     doc_type: str
-    seconds: dict[int, float | None]  # MB -> CPU s (None: failed or timed out)
-    peak_ratio: dict[int, float | None]  # MB -> peak memory / input size
-    chunks: dict[int, int | None]
-    failures: dict[int, str]
+    seconds: dict[float, float | None]  # MB -> CPU s (None: failed or timed out)
+    peak_ratio: dict[float, float | None]  # MB -> peak memory / input size
+    chunks: dict[float, int | None]
+    failures: dict[float, str]
+    peak_mb: dict[float, float | None] = field(default_factory=dict)  # MB -> peak memory
+    sizes: tuple[float, ...] = SIZES_MB
 
     @property
     def growth(self) -> float | None:
         first, last = self.seconds.get(SIZES_MB[0]), self.seconds.get(SIZES_MB[-1])
         return last / first if first and last is not None else None
 
+    def per_doubling(self, values: dict[float, float | None]) -> float | None:
+        """The largest growth of `values` per doubling of the size, from one measured
+        size to the next (a doubling kind's bar is 2.2)."""
+        known = {mb: v for mb, v in values.items() if v}
+        steps = [(known[b] / known[a]) ** (1 / math.log2(b / a)) for a, b in pairwise(sorted(known))]
+        return max(steps) if steps else None
 
-def _run_one(kind: Kind, megabytes: int, chunk_size: int, timeout: float) -> tuple[dict[str, Any] | None, str]:
+
+def _run_one(kind: Kind, megabytes: float, chunk_size: int, timeout: float) -> tuple[dict[str, Any] | None, str]:
     """`measure_one` in a fresh process: its result, or None and why not."""
     command = [sys.executable, "-m", "benchmarks.scale", "--one", kind.name, str(megabytes), str(chunk_size)]
     try:
@@ -220,8 +281,8 @@ def run_synthetic(
     turns round after round: a size's least CPU time counts and its largest peak. This
     VM's speed drifts by a third within a minute (the 16 MB nested `<div>`s took 1.58 s
     and 2.14 s in two runs), which one run per size read as superlinear growth."""
-    row = SyntheticRow(kind.name, kind.doc_type, {}, {}, {}, {})
-    sizes = list(SIZES_MB)
+    row = SyntheticRow(kind.name, kind.doc_type, {}, {}, {}, {}, sizes=kind.sizes_mb)
+    sizes = list(kind.sizes_mb)
     for _ in range(repeat):
         for megabytes in list(sizes):
             result, failure = _run_one(kind, megabytes, chunk_size, timeout)
@@ -237,6 +298,7 @@ def run_synthetic(
             row.seconds[megabytes] = min(seconds, row.seconds.get(megabytes) or seconds)
             row.peak_ratio[megabytes] = max(ratio, row.peak_ratio.get(megabytes) or ratio)
             row.chunks[megabytes] = result["chunks"]
+            row.peak_mb[megabytes] = max(result["peak_mb"], row.peak_mb.get(megabytes) or 0.0)
             echo(f"  {kind.name} {megabytes} MB: {seconds:.2f} s, peak {result['peak_mb']:.0f} MB")
     return row
 
@@ -346,6 +408,8 @@ def report(rows: Sequence[SyntheticRow], throughput: dict[str, Any] | None, stre
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
+        if row.sizes != SIZES_MB:
+            continue  # in the doubling table
         last = row.seconds.get(SIZES_MB[-1])
         ratios = [r for r in row.peak_ratio.values() if r is not None]
         lines.append(
@@ -354,6 +418,7 @@ def report(rows: Sequence[SyntheticRow], throughput: dict[str, Any] | None, stre
             + f" | {_cell(None if last is None else last / SIZES_MB[-1], 3)} | {_cell(row.growth, 1)}"
             f" | {_cell(max(ratios) if ratios else None, 1)} | {row.chunks.get(SIZES_MB[-1]) or '-'} |"
         )
+    lines += _doubling_table([row for row in rows if row.sizes != SIZES_MB])
     for row in rows:
         for megabytes, why in row.failures.items():
             lines.append(f"\n- {row.kind}, {megabytes} MB: {why}")
@@ -376,6 +441,33 @@ def report(rows: Sequence[SyntheticRow], throughput: dict[str, Any] | None, stre
             " the bar is 50 MB).",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _doubling_table(rows: Sequence[SyntheticRow]) -> list[str]:
+    """The rows of the kinds measured at doublings of their own sizes: each size's CPU
+    seconds and peak memory, the largest growth of each per doubling (the bar is
+    `DOUBLING_BAR`) and the largest peak over the input."""
+    if not rows:
+        return []
+    lines = [
+        "",
+        "Kinds measured at doublings of their own sizes (their memory per MB allows no 16 MB): CPU seconds and"
+        " peak MB at each size, **time x** and **memory x**: the largest growth per doubling"
+        f" (the bar is {DOUBLING_BAR}), **peak/input** as above.",
+        "",
+        "| kind | doc type | sizes (MB) | s | peak MB | time x | memory x | peak/input |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        ratios = [r for r in row.peak_ratio.values() if r is not None]
+        lines.append(
+            f"| {row.kind} | {row.doc_type} | {' / '.join(f'{mb:g}' for mb in row.sizes)}"
+            f" | {' / '.join(_cell(row.seconds.get(mb)) for mb in row.sizes)}"
+            f" | {' / '.join(_cell(row.peak_mb.get(mb), 0) for mb in row.sizes)}"
+            f" | {_cell(row.per_doubling(row.seconds))} | {_cell(row.per_doubling(row.peak_mb))}"
+            f" | {_cell(max(ratios) if ratios else None, 1)} |"
+        )
+    return lines
 
 
 def write_docs(section: str, docs: Path = DOCS) -> None:
@@ -401,7 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stream-one", type=int, metavar="N", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure_one(args.one[0], int(args.one[1]), int(args.one[2]))))
+        print(json.dumps(measure_one(args.one[0], float(args.one[1]), int(args.one[2]))))
         return 0
     if args.stream_one:
         print(json.dumps(measure_stream(args.stream_one)))

@@ -5,11 +5,17 @@ Nodes: an `object` (a mapping) holds `member`s, an `array` (a sequence) holds `i
 a member is its `key` (with the colon, and a YAML value's anchor or tag: what stands
 before the value) and its value; a YAML item is its `dash` and its value; a JSON item is
 its value (a leaf, or the value's node inside it). A member or item spans its trailing
-comma, so a chunk never starts with one. The brace or bracket that opens an object or
-array is an `open` node. What leads is glued to what follows it (`key`, `dash`, `open`,
-a document's `marker` `---`, a `comment`), so a key never ends a chunk while its value
-starts the next; a broken member or item ends its last chunk (`SELF_CONTAINED`), as a
-broken code definition does.
+comma, and so does its value's node: a value is weighed with the comma after it, so a
+value that fills a chunk to the last token is broken where its comma would not fit, and
+a chunk never starts with a comma. The brace or bracket that opens an object or array
+is an `open` node. What leads is glued to what follows it (`key`, `dash`, `open`, a
+document's `marker` `---`, a `comment`), so a key never ends a chunk while its value
+starts the next where the two fit together; a broken member or item ends its last
+chunk (`SELF_CONTAINED`), as a broken code definition does. A value that fits is never
+cut so that its key keeps it company: a string is no `PROSE` (which the packer cuts at
+sentences for what leads it) and a block scalar is `SELF_CONTAINED` (a definition that
+fits is not cut at lines for it either); where the two fit only apart, the key ends a
+chunk and its value starts the next.
 
 Each member and item has a `Label.key`, its JSONPath segment (`.name`, `["a.b"]`,
 `[3]`), and the document `$`: chunk metadata joins those of the nodes that hold a
@@ -50,11 +56,11 @@ YAML_DOCUMENT = "yaml_document"
 TRAITS: dict[str, Trait] = {
     **dict.fromkeys((KEY, DASH, OPEN, MARKER, COMMENT), Trait.LEADS),
     **dict.fromkeys((MEMBER, ITEM), Trait.SELF_CONTAINED),
-    **dict.fromkeys((BLOCK_SCALAR, INVALID), Trait.LINES),
-    STRING: Trait.PROSE,
+    BLOCK_SCALAR: Trait.LINES | Trait.SELF_CONTAINED,  # one that fits is never cut for its key
+    INVALID: Trait.LINES,
 }
 # Every kind these detectors make: what `never_break_within` and `separators` may name.
-KINDS = frozenset({DOCUMENT, YAML_DOCUMENT, OBJECT, ARRAY, SCALAR, *TRAITS})
+KINDS = frozenset({DOCUMENT, YAML_DOCUMENT, OBJECT, ARRAY, SCALAR, STRING, *TRAITS})
 
 ROOT_KEY = "$"
 # A key written after a dot (RFC 9535's member-name shorthand); any other in brackets.
@@ -89,7 +95,8 @@ class Grammar:
     key_text: Callable[[str, str], str | None]
 
 
-_Task = tuple[SyntaxNode, Node, Label | None]  # a value, its parent, its label
+# a value, its parent, its label and where its node ends if past the value (its comma)
+_Task = tuple[SyntaxNode, Node, Label | None, int | None]
 
 
 class DataOutline:
@@ -141,15 +148,16 @@ class DataOutline:
 
     def build(self, value: SyntaxNode, parent: Node, label: Label | None) -> None:
         """Build the node of `value` (and everything below it) under `parent`."""
-        stack: list[_Task] = [(value, parent, label)]
+        stack: list[_Task] = [(value, parent, label, None)]
         while stack:
             stack.extend(reversed(self.value(*stack.pop())))
 
-    def value(self, syntax: SyntaxNode, parent: Node, label: Label | None) -> list[_Task]:
-        """Make the node of one value under `parent`; return the tasks of its parts."""
+    def value(self, syntax: SyntaxNode, parent: Node, label: Label | None, end: int | None) -> list[_Task]:
+        """Make the node of one value under `parent`, up to `end` (a byte offset) if given;
+        return the tasks of its parts."""
         content = self.content(syntax)
         kind = self.kind_of(content)
-        span = self.at(content.start_byte), self.at(content.end_byte)
+        span = self.at(content.start_byte), self.at(content.end_byte if end is None else end)
         node = self.add(parent, Node(kind, *span, NO_CHILDREN, label=label))
         if kind == OBJECT:
             return self.entries(content, node, mapping=True)
@@ -215,15 +223,15 @@ class DataOutline:
         content = self.content(value) if value is not None else None
         key_end = self.at(content.start_byte) if content is not None else self.at(pair.end_byte)
         self.add(member, Node(KEY, member.start, key_end))
-        return [(content, member, None)] if content is not None else []
+        separated = end if end > pair.end_byte else None  # its comma goes with its value
+        return [(content, member, None, separated)] if content is not None else []
 
     def item(self, value: SyntaxNode, parent: Node, label: Label | None, end: int) -> list[_Task]:
         """An item without a marker (a JSON array's): a leaf, or its value's node inside it."""
         content = self.content(value)
         item = self.add(parent, Node(ITEM, self.at(value.start_byte), self.at(end), NO_CHILDREN, label=label))
         if self.kind_of(content) in (OBJECT, ARRAY):
-            return [(content, item, None)]
-        item.traits = TRAITS[STRING] if self.kind_of(content) == STRING else Trait.NONE
+            return [(content, item, None, end if end > value.end_byte else None)]
         return []
 
     def dashed_item(self, entry: SyntaxNode, parent: Node, index: int) -> list[_Task]:
@@ -235,7 +243,7 @@ class DataOutline:
         content = self.content(values[-1]) if values else None
         dash_end = self.at(content.start_byte) if content is not None else item.end
         self.add(item, Node(DASH, item.start, dash_end))
-        return [(content, item, None)] if content is not None else []
+        return [(content, item, None, None)] if content is not None else []
 
 
 # YAML's node properties: they stand before a value, with its key or dash.

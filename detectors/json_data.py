@@ -1,6 +1,11 @@
 """JSON and JSON Lines: objects, arrays, members and items from tree-sitter-json (the
 grammar tree-sitter-language-pack ships), with exact offsets (see `data_tree.py`).
 
+tree-sitter-json (0.24.8, the latest on PyPI) reads no `+` in a number's exponent (RFC
+8259: `exp = e [ minus / plus ] 1*DIGIT`; `json.dumps(1e28)` writes `1e+28`): it stops
+at the `e`. Such a `+` is read as a `0` (`1e028`, a number of the same length and the
+same value), so the tree has the number whole; the text and its offsets are the source's.
+
 A JSON text of several values one after another is read as a sequence (`$[0]`, `$[1]`,
 ...), as JSON Lines is: there each non-blank line is one record, parsed on its own, so a
 broken record is an `invalid` leaf that leaves its neighbours alone, and a file of any
@@ -10,6 +15,7 @@ length has only one line's syntax tree alive at a time.
 from __future__ import annotations
 
 import json
+import re
 
 from outline_splitter.detectors.code import grammar_parser
 from outline_splitter.detectors.code.offsets import ByteToChar, encode_source
@@ -29,6 +35,15 @@ from outline_splitter.nodes import NO_CHILDREN, Label, Node
 GRAMMAR = "tree_sitter_json:language"
 
 __all__ = ["KINDS", "detect_json", "detect_json_lines"]
+
+# A `+` that signs a number's exponent (a digit, `e` or `E`, then `+` and a digit). In a
+# string or a comment it changes no node of the tree either.
+_EXPONENT_PLUS = re.compile(rb"(?<=[0-9][eE])\+(?=[0-9])")
+
+
+def _readable(data: bytes) -> bytes:
+    """`data` as tree-sitter-json reads numbers right: each exponent's `+` a `0`."""
+    return _EXPONENT_PLUS.sub(b"0", data) if b"e+" in data or b"E+" in data else data
 
 
 def _key_text(kind: str, raw: str) -> str:
@@ -60,7 +75,7 @@ def _root(text: str) -> Node:
 def detect_json(text: str) -> Node:
     """Outline of a JSON text: `document` (`$`) holding its value (or its values, as
     items, if it has several)."""
-    data = encode_source(text)
+    data = _readable(encode_source(text))
     children = grammar_parser("json", GRAMMAR).parse(data).root_node.children
     root = _root(text)
     values = sum(1 for c in children if c.is_named and not c.is_extra and not c.is_error)
@@ -71,7 +86,7 @@ def detect_json(text: str) -> Node:
 def detect_json_lines(text: str) -> Node:
     """Outline of JSON Lines: `document` (`$`) holding one item per non-blank line
     (`$[0]`, `$[1]`, ...), each parsed on its own."""
-    data = encode_source(text)
+    data = _readable(encode_source(text))
     parser = grammar_parser("json", GRAMMAR)
     outline = DataOutline(JSON, text, ByteToChar(text))
     root = _root(text)

@@ -29,7 +29,8 @@ class Trait(enum.Flag):
     """A leaf whose line breaks mean something: cut at line ends before sentences."""
     SELF_CONTAINED = enum.auto()
     """When broken, its last chunk ends with it (the tail of a long section does not
-    share a chunk with the next one)."""
+    share a chunk with the next one); a leaf that fits is never cut so that what leads
+    it takes its head."""
     VERBATIM = enum.auto()
     """No overlap starts inside it (a code block)."""
     NEVER_BREAK = enum.auto()

@@ -8,7 +8,13 @@ The suites and where they come from (read in place, never copied into this repos
   of every test, from the sdist of html5lib 1.1 on PyPI, which ships them.
 - The CommonMark spec's examples (spec CC-BY-SA 4.0), from the sdist of commonmark 0.9.1
   on PyPI, which ships `spec.txt`.
-- `make test` and `make conformance` fetch both sdists with pip into
+- JSONTestSuite (MIT): `test_parsing`'s `y_` (valid), `n_` (invalid) and `i_` (either)
+  files and `test_transform`'s, from the sdist of orjson 3.9.15 on PyPI, which ships them
+  as `data/parsing/` and `data/transform/` (later orjson sdists do not). Besides the
+  invariants, each valid one (`json.loads` reads it) is split at 16, 64 and 256 tokens
+  with `tests/data_checks.py`'s checks: no part of it read as invalid, every chunk's key
+  path resolving (and naming the member the chunk starts with), no value that fits cut.
+- `make test` and `make conformance` fetch the sdists with pip into
   `.venv/conformance/` (the Makefile's `CONFORMANCE_STAMP`); nothing downloads at run time.
 - The GFM spec with its extension examples (cmark-gfm's `test/spec.txt` and
   `test/extensions.txt`, BSD-2) and tree-sitter's corpus tests (`test/corpus/*.txt`
@@ -42,7 +48,9 @@ from typing import Any
 
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.detectors.html_text import ExtractedText
+from outline_splitter.detectors.json_data import detect_json
 from tests import markdown_backends
+from tests.data_checks import assert_key_paths_hold, assert_values_kept
 from tests.hostile import MODES, split_checked
 from tests.invariants import assert_line_numbers, assert_within_budget
 
@@ -50,12 +58,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FETCHED = ROOT / ".venv" / "conformance"
 HTML5LIB_SDIST = "html5lib-1.1.tar.gz"
 COMMONMARK_SDIST = "commonmark-0.9.1.tar.gz"
+ORJSON_SDIST = "orjson-3.9.15.tar.gz"  # JSONTestSuite's files, as `data/parsing/` and `data/transform/`
+DATA_BUDGETS = (16, 64, 256)  # the budgets a valid JSON input's own checks run at
 EXTERNAL = "OUTLINE_CONFORMANCE_DIR"
 # tree-sitter corpus folder name -> doc type
 TREE_SITTER = {
     "python": "python", "javascript": "javascript", "rust": "rust", "go": "go", "c": "c", "ruby": "ruby", "php": "php"
 }  # fmt: skip
-SUITES = ("html5lib", "commonmark", "gfm", "tree-sitter")
+SUITES = ("html5lib", "commonmark", "gfm", "tree-sitter", "jsontestsuite")
 
 
 @dataclass(frozen=True)
@@ -176,11 +186,45 @@ def tree_sitter_inputs() -> Iterator[Input]:
         _external("tree-sitter-python")  # raises Unavailable, naming what is missing
 
 
+def jsontestsuite_inputs() -> Iterator[Input]:
+    """JSONTestSuite's `test_parsing` and `test_transform` files (bytes that are no
+    UTF-8 read with U+FFFD, as a file opened with `errors="replace"` is)."""
+    with _sdist(ORJSON_SDIST) as sdist:
+        for member in sorted(sdist.getmembers(), key=lambda m: m.name):
+            folder, _, name = member.name.partition("/data/")[2].rpartition("/")
+            handle = sdist.extractfile(member) if member.isfile() else None
+            if handle is None or folder not in ("parsing", "transform") or not name.endswith(".json"):
+                continue
+            yield Input("jsontestsuite", f"{folder}/{name}", handle.read().decode("utf-8", "replace"), "json")
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is no JSON (Python's json reads it)")
+
+
+def check_valid_json(item: Input) -> None:
+    """A valid JSON input (one `json.loads` reads) at `DATA_BUDGETS`: no part of it
+    read as invalid, every key path holding, every value that fits whole."""
+    try:
+        json.loads(item.text, parse_constant=_not_json)
+    except ValueError:
+        return  # invalid JSON (an `n_` file, most `i_` ones): the invariants alone
+    root = detect_json(item.text)
+    kinds = {node.kind for node in root.walk()}
+    assert not kinds & {"invalid", "comment"}, f"valid JSON read as {sorted(kinds & {'invalid', 'comment'})}"
+    for chunk_size in DATA_BUDGETS:
+        splitter = OutlineTextSplitter(doc_type="json", chunk_size=chunk_size)
+        chunks = splitter.split(item.text)
+        assert_key_paths_hold(item.text, chunks)
+        assert_values_kept(item.text, root, chunks, chunk_size, splitter.tokenizer)
+
+
 READERS = {
     "html5lib": html5lib_inputs,
     "commonmark": commonmark_inputs,
     "gfm": gfm_inputs,
     "tree-sitter": tree_sitter_inputs,
+    "jsontestsuite": jsontestsuite_inputs,
 }
 
 # The option mixes of an input's own doc type (HTML's text mode and content options too):
@@ -209,6 +253,8 @@ _OWN: dict[str, list[dict[str, Any]]] = {
         {"chunk_size": 16, "header_levels": [1, 2]},
         {"chunk_size": 8, "never_break_within": ["table", "code"], "max_chunk_size": 64},
     ],
+    "json": [{"chunk_size": size} for size in _SIZES]
+    + [{"chunk_size": 64, "chunk_overlap": 16, "min_chunk_size": 8}, {"chunk_size": 128, "hierarchy": True}],
 }
 _CODE = [{"chunk_size": size} for size in _SIZES] + [
     {"chunk_size": 16, "min_chunk_size": 8},
@@ -271,6 +317,12 @@ def check(item: Input, full: bool, report: Report, seconds: int = 60) -> None:
                 _fail(report, kind_of(error), item, doc_type, output, options)
             finally:
                 signal.alarm(0)
+        if item.doc_type == "json":
+            report.cases += 1
+            try:
+                check_valid_json(item)
+            except Exception as error:  # every failure is counted, by kind
+                _fail(report, kind_of(error), item, "json", None, {"chunk_size": DATA_BUDGETS})
         if item.doc_type == "markdown" and full:  # the faster backend's outline is the reference's
             report.cases += 1
             if markdown_backends.difference(item.text) is not None:

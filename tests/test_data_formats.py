@@ -19,40 +19,16 @@ from outline_splitter.bench.corpora import INSTALLED_JSON, INSTALLED_YAML, insta
 from outline_splitter.bench.figures import kept_whole
 from outline_splitter.bench.ground_truth import chunk_stream, data_structure
 from outline_splitter.detectors.data_tree import key_segment
-from outline_splitter.detectors.json_data import detect_json
-from outline_splitter.nodes import check_outline
+from outline_splitter.detectors.json_data import detect_json, detect_json_lines
+from outline_splitter.nodes import Node, check_outline
+from outline_splitter.packing.key_paths import EMPTY, HEAD, TAIL
 from outline_splitter.tokens import resolve_tokenizer
+from tests.data_checks import assert_values_kept, held_by_one, resolve
 from tests.invariants import assert_source_chunks
 
 FIXTURES = Path(__file__).parent / "fixtures" / "data"
 TOKENIZER = resolve_tokenizer("cl100k_base")
 BUDGETS = (128, 512)
-
-_SEGMENT = re.compile(r'\.([^.\[]+)|\[(\d+)\]|\[(")')
-
-
-def resolve(key_path: str, document: Any) -> Any:
-    """The value at `key_path` in a parsed document; `KeyError` if it names none. A YAML
-    key that is no string (`on:` reads as True in YAML 1.1) is found by its spelling."""
-    assert key_path.startswith("$"), key_path
-    at, value = 1, document
-    while at < len(key_path):
-        match = _SEGMENT.match(key_path, at)
-        assert match is not None, f"not a key path: {key_path!r} at {at}"
-        if match.group(2) is not None:
-            value, at = value[int(match.group(2))], match.end()
-            continue
-        if match.group(1) is not None:
-            name, at = match.group(1), match.end()
-        else:
-            name, end = json.JSONDecoder().raw_decode(key_path, match.start(3))
-            assert key_path[end] == "]", key_path
-            at = end + 1
-        if name in value:
-            value = value[name]
-        else:
-            value = next(v for k, v in value.items() if not isinstance(k, str) and yaml.safe_load(name) == k)
-    return value
 
 
 def parsed(doc_type: str, text: str) -> Any:
@@ -262,3 +238,94 @@ def test_auto_picks_the_format_by_extension(tmp_path: Path, suffix: str, doc_typ
     chunks = OutlineTextSplitter(doc_type="auto").split_file(path)
     assert [c.metadata["doc_type"] for c in chunks] == [doc_type]
     assert chunks[0].metadata["key_path"] == "$"  # the chunk holds the whole document
+
+
+def _kinds(node: Node) -> list[str]:
+    return [node.kind, *(kind for child in node.children for kind in _kinds(child))]
+
+
+def test_a_number_with_a_plus_exponent_is_one_scalar() -> None:
+    """tree-sitter-json stops at the `e` of `1e+28` (what `json.dumps` writes for 1e28):
+    the number is read whole, so no chunk edge falls inside it and a record holding one
+    is valid JSON Lines."""
+    text = '{"min": -1e+28, "max": 1E+28, "note": "the largest and smallest values"}'
+    root = detect_json(text)
+    values = [member.children[-1] for member in root.children[0].children[1:]]
+    spelled = [text[v.start : v.end].rstrip(",") for v in values]
+    assert spelled == ["-1e+28", "1E+28", '"the largest and smallest values"']
+    assert {"invalid", "comment"}.isdisjoint(_kinds(root))
+    numbers = [range(m.start() + 1, m.end()) for m in re.finditer(r"-?1[eE]\+28", text)]
+    for chunk in check("json", text, 16):
+        assert not any(chunk.start_pos in n or chunk.end_pos in n for n in numbers), chunk.text
+    lines = detect_json_lines(f"{text}\n[2.5e+3]\n")
+    assert [record.kind for record in lines.children] == ["object", "array"]
+    assert "invalid" not in _kinds(lines)
+
+
+# -- what a value keeps whole ------------------------------------------------------------
+
+
+def _fitting_to(budget: int, make: Any, words: str = "The quick brown fox jumps over the lazy dog. " * 40) -> str:
+    """`make(text)` for the longest head of `words` whose `make` fits `budget` tokens."""
+    for end in range(len(words), 0, -1):
+        if TOKENIZER.count(make(words[:end].rstrip())) <= budget:
+            return str(make(words[:end].rstrip()))
+    raise AssertionError(budget)
+
+
+def test_a_value_that_fits_is_never_cut_for_its_key() -> None:
+    """A 62-token string at 64 tokens was cut at a sentence so that `"text":` kept its
+    start; a YAML block scalar at its lines. A key whose value fits only alone ends the
+    chunk before the value instead."""
+    value = _fitting_to(62, json.dumps)
+    text = '{\n  "id": 1,\n  "text": ' + value + ',\n  "more": "x"\n}'
+    chunks = check("json", text, 64)
+    assert held_by_one(chunks, text.index(value), text.index(value) + len(value) + 1)
+    block = _fitting_to(62, lambda words: "".join(f"  {line}.\n" for line in words.split(". ")))
+    text = f"first: 1\nsecond_key_name_that_is_quite_long_indeed: |\n{block}third: 3\n"
+    chunks = check("yaml", text, 64)
+    assert held_by_one(chunks, text.index(block), text.index(block) + len(block.rstrip()))
+    holding = [c.metadata["key_path"] for c in chunks if block.strip() in c.text]
+    assert holding == ["$.second_key_name_that_is_quite_long_indeed"]
+
+
+def test_a_comma_stays_with_the_value_before_it() -> None:
+    """An array that fills a chunk exactly pushed its comma into the next chunk, which
+    started with `,` and had the array's key path."""
+    inner = _fitting_to(16, lambda words: json.dumps([words]))
+    assert TOKENIZER.count(inner) == 16
+    text = f'[["x", {inner}], "b"]'
+    chunks = check("json", text, 16)
+    assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
+    assert_values_kept(text, detect_json(text), chunks, 16, TOKENIZER)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_VALUES, st.sampled_from([None, 2]), st.sampled_from((16, 64, 256)))
+def test_values_that_fit_are_never_cut(value: Any, indent: int | None, chunk_size: int) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    chunks = check("json", text, chunk_size)
+    assert not [chunk.text for chunk in chunks if chunk.text.startswith(",")]
+    assert_values_kept(text, detect_json(text), chunks, chunk_size, TOKENIZER)
+
+
+def test_deep_key_paths_are_elided_in_the_middle() -> None:
+    """A chunk 400,000 arrays deep named all of them in its key path and its context:
+    memory quadratic in the depth (0.4 MB of `[[[...]]]` peaked at 1.6 GB). A path of
+    more than `HEAD + TAIL` segments keeps both ends, the middle elided by `..`."""
+    spelled = []
+    for depth in (2_000, 8_000):
+        chunks = OutlineTextSplitter(doc_type="json", chunk_size=64).split("[" * depth + "]" * depth)
+        spelled.append(sum(len(c.metadata["key_path"]) + len(c.metadata.get("context", "")) for c in chunks))
+        deepest = max((c.metadata["key_path"] for c in chunks), key=len)
+        assert deepest == "$" + "[0]" * (HEAD - 1) + ".." + "[0]" * TAIL
+    assert spelled[1] < 6 * spelled[0], spelled  # 4x the depth: 16x were it quadratic
+    count = HEAD + TAIL + 5
+    path = EMPTY
+    for segment in ("$", *(f".k{i}" for i in range(count))):
+        path = path.plus(segment)
+    tail = [f".k{i}" for i in range(count - TAIL, count)]
+    assert path.spelled() == "$" + "".join(f".k{i}" for i in range(HEAD - 1)) + "." + "".join(tail)
+    document = {"k0": {"k1": 1}}
+    assert EMPTY.plus("$").plus(".k0").plus(".k1").spelled() == "$.k0.k1"
+    assert resolve("$.k0.k1", document) == 1

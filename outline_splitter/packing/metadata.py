@@ -12,6 +12,7 @@ from outline_splitter.packing.ancestry import HEADER_ROWS_WITHIN, Ancestry
 from outline_splitter.packing.atoms import Atom
 from outline_splitter.packing.covered import covered
 from outline_splitter.packing.greedy import PackedSpan
+from outline_splitter.packing.key_paths import EMPTY, KeyPath
 
 
 class _Paths:
@@ -25,13 +26,13 @@ class _Paths:
         self.titles: list[str] = []
         self.ids: list[str] = []
         self.symbols: list[str] = []
-        self.keys: list[str] = []
+        self.keys: KeyPath = EMPTY
         self.contexts: list[tuple[int, str]] = []
 
     def copy(self) -> _Paths:
         paths = _Paths()
         paths.titles, paths.ids, paths.symbols = self.titles[:], self.ids[:], self.symbols[:]
-        paths.keys = self.keys[:]
+        paths.keys = self.keys  # (persistent: shared, not copied)
         paths.contexts = self.contexts
         return paths
 
@@ -54,7 +55,7 @@ class _Paths:
             if label.symbol is not None:
                 self.symbols.append(label.symbol)
             if label.key is not None:
-                self.keys.append(label.key)
+                self.keys = self.keys.plus(label.key)
 
     def add_ancestor(self, node: Node) -> None:
         """Add `node`'s label, as an ancestor of a chunk (its `context` line too)."""
@@ -96,7 +97,7 @@ def _add_part(digest: hashlib.blake2b, part: str) -> None:
     digest.update(encoded)
 
 
-def _add_path_fields(meta: dict[str, Any], paths: _Paths, keys: list[str]) -> None:
+def _add_path_fields(meta: dict[str, Any], paths: _Paths, keys: KeyPath) -> None:
     """`section_id`, `parent_section_id`, `symbol_path`, `symbol`, and `key_path` from
     `keys`, where there are any."""
     if paths.ids:
@@ -105,16 +106,16 @@ def _add_path_fields(meta: dict[str, Any], paths: _Paths, keys: list[str]) -> No
     if paths.symbols:
         meta["symbol_path"] = paths.symbols
         meta["symbol"] = paths.symbols[-1]  # the definition the chunk starts in
-    if keys:
-        meta["key_path"] = "".join(keys)
+    if keys.length:
+        meta["key_path"] = keys.spelled()
 
 
-def _own_keys(above: _Paths, first: Atom) -> list[str]:
+def _own_keys(above: _Paths, first: Atom) -> KeyPath:
     """The key path of a chunk of structured data: that of the member or item it starts
     with or is cut out of (the node of its first atom, below the nodes broken above it),
     not of a member deeper inside that atom, which the chunk holds whole."""
     label = first.node.label
-    return [*above.keys, label.key] if label is not None and label.key is not None else above.keys
+    return above.keys.plus(label.key) if label is not None and label.key is not None else above.keys
 
 
 def _within(above: _Paths, first: Atom) -> str:
@@ -122,7 +123,7 @@ def _within(above: _Paths, first: Atom) -> str:
     not the whole document: the keys of the nodes broken above its first atom, and of
     that atom's own node if it is a piece of it."""
     keys = _own_keys(above, first) if first.piece else above.keys
-    return "".join(keys) if len(keys) > 1 else ""
+    return keys.spelled() if keys.length > 1 else ""
 
 
 def _start_of(node: Node) -> int:
