@@ -36,6 +36,8 @@ GRAMMAR = "tree_sitter_yaml:language"
 __all__ = ["KINDS", "detect_yaml"]
 
 MERGE_KEY = "<<"
+# What stands before a document's `---`: part of its marker, never its value.
+_DIRECTIVES = frozenset({"yaml_directive", "tag_directive", "reserved_directive"})
 
 
 # A double-quoted scalar's escapes (YAML 1.2, 5.7), and its line folding.
@@ -86,11 +88,11 @@ def detect_yaml(text: str) -> Node:
     stream = grammar_parser("yaml", GRAMMAR).parse(data).root_node
     outline = DataOutline(YAML, text, ByteToChar(text))
     root = Node(DOCUMENT, 0, len(text), NO_CHILDREN, label=Label(key=ROOT_KEY))
-    documents = [c for c in stream.children if c.type == "document"]
+    documents = [c for c in stream.children if _is_document(c)]
     index = 0
     for child in stream.children:
         span = (outline.at(child.start_byte), outline.at(child.end_byte))
-        if child.type == "document":
+        if _is_document(child):
             part = root
             if len(documents) > 1:
                 part = outline.add(root, Node(YAML_DOCUMENT, *span, NO_CHILDREN, label=Label(key=index_segment(index))))
@@ -98,9 +100,20 @@ def detect_yaml(text: str) -> Node:
             _document(outline, child, part)
         elif child.is_extra and span[0] < span[1]:
             outline.add(root, Node(COMMENT, *span))
+        elif child.type == "document" and span[0] < span[1]:
+            outline.add(root, Node(MARKER, *span))  # a `...` line alone
         elif child.is_named and span[0] < span[1]:
             outline.add(root, Node(INVALID, *span))
     return finish(root, text)
+
+
+def _is_document(syntax: SyntaxNode) -> bool:
+    """Whether a `document` of the parser's is one of the stream's documents: it opens
+    with `---` or holds a value; a `...` line alone (YAML 1.2's document suffix, after a
+    document that already ended) is none."""
+    if syntax.type != "document":
+        return False
+    return any(c.type == "---" or (c.is_named and not c.is_extra) for c in syntax.children)
 
 
 def _document(outline: DataOutline, document: SyntaxNode, parent: Node) -> None:
@@ -110,8 +123,8 @@ def _document(outline: DataOutline, document: SyntaxNode, parent: Node) -> None:
     seen_value = False
     for child in document.named_children:
         start, end = outline.at(child.start_byte), outline.at(child.end_byte)
-        if start >= end or (not seen_value and child.is_extra):
-            continue  # a comment before the value is part of its marker
+        if start >= end or (not seen_value and (child.is_extra or child.type in _DIRECTIVES)):
+            continue  # a comment or directive before the value is part of its marker
         if child.is_error:
             outline.add(parent, Node(INVALID, start, end))
         elif child.is_extra:

@@ -1,0 +1,43 @@
+"""YAML read as the YAML 1.2 specification reads it (issue 56): directives, document
+markers, flow pairs, keys spelled over several lines, comments and empty collections.
+Each chunk's key path resolves in the document PyYAML parses (`check`)."""
+
+from __future__ import annotations
+
+from outline_splitter import OutlineTextSplitter
+from outline_splitter.detectors.data_tree import INVALID
+from outline_splitter.nodes import Node
+from tests.test_data_formats import check
+
+
+def kinds(node: Node) -> set[str]:
+    found = {node.kind}
+    for child in node.children:
+        found |= kinds(child)
+    return found
+
+
+def outline(text: str) -> Node:
+    return OutlineTextSplitter(doc_type="yaml").outline(text)
+
+
+def test_a_directive_is_part_of_the_documents_marker() -> None:
+    for text in (
+        "%YAML 1.2\n---\nkey: value\nother: 2\n",
+        "%TAG !e! tag:yaml.org,2002:\n%FOO bar # reserved\n---\nkey: !e!str value\nother: 2\n",
+    ):
+        root = outline(text)
+        assert INVALID not in kinds(root), text
+        paths = [chunk.metadata["key_path"] for chunk in check("yaml", text, 4)]
+        assert "$.key" in paths and "$.other" in paths
+
+
+def test_a_document_end_marker_alone_is_no_document() -> None:
+    # `...` after a document that already ended is a suffix, not an empty document:
+    # the stream holds two documents, "a" and "b" (YAML 1.2, 9.2; PyYAML refuses it)
+    text = "a\n...\n# c\n...\nb\n"
+    root = outline(text)
+    assert [child.meta.get("key") for child in root.children if child.kind == "yaml_document"] == ["[0]", "[1]"]
+    chunks = OutlineTextSplitter(doc_type="yaml", chunk_size=4).split(text)
+    assert chunks[-1].text == "b" and chunks[-1].metadata["key_path"] == "$[1]"
+    check("yaml", "---\na\n...\n# c\n...\n---\nb\n", 4)  # PyYAML reads this one
