@@ -41,3 +41,15 @@ def test_a_document_end_marker_alone_is_no_document() -> None:
     chunks = OutlineTextSplitter(doc_type="yaml", chunk_size=4).split(text)
     assert chunks[-1].text == "b" and chunks[-1].metadata["key_path"] == "$[1]"
     check("yaml", "---\na\n...\n# c\n...\n---\nb\n", 4)  # PyYAML reads this one
+
+
+def test_a_pair_in_a_flow_sequence_is_an_item_of_one_pair() -> None:
+    # `[a: b, c]` is `[{a: b}, c]` (YAML 1.2, 7.4.1): the pair is item 0, `c` item 1
+    text = "[name: first entry of the list, second, third]\n"
+    root = outline(text)
+    items = root.children[0].children[1:]
+    assert [item.meta.get("key") for item in items] == ["[0]", "[1]", "[2]"]
+    assert items[0].children[0].meta.get("key") == ".name"
+    chunks = check("yaml", text, 8)
+    assert [chunk.metadata["key_path"] for chunk in chunks if chunk.text.startswith("second")] == ["$[1]"]
+    check("yaml", "- [a: 1, ? b : 2, c]\n- x\n", 4)
