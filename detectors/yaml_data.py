@@ -40,32 +40,88 @@ MERGE_KEY = "<<"
 _DIRECTIVES = frozenset({"yaml_directive", "tag_directive", "reserved_directive"})
 
 
-# A double-quoted scalar's escapes (YAML 1.2, 5.7), and its line folding.
-_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)|[ \t]*\r?\n[ \t]*", re.DOTALL)
+# A double-quoted scalar's escapes (YAML 1.2, 5.7: an escaped line break joins its lines),
+# and the line breaks that fold (7.3).
+_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|\r?\n[ \t]*|.)|[ \t]*(?:\r?\n[ \t]*)+", re.DOTALL
+)
 _ESCAPED = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
     "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
     "P": "\u2029",
 }  # fmt: skip
+# Line breaks with the white space around them, in a flow scalar (plain or quoted).
+_BREAKS = re.compile(r"[ \t]*(?:\r?\n[ \t]*)+")
+# A block scalar's header: `|` or `>`, an indentation digit and a chomping sign in either order.
+_HEADER = re.compile(r"([|>])([1-9]?)([+-]?)([1-9]?)")
+
+
+def _fold(match: re.Match[str]) -> str:
+    """Flow line folding (YAML 1.2, 6.5): one line break is a space, and each empty line
+    after it a line feed."""
+    breaks = match.group().count("\n")
+    return " " if breaks == 1 else "\n" * (breaks - 1)
 
 
 def _unescape(match: re.Match[str]) -> str:
     escape = match.group(1)
     if escape is None:
-        return " "  # a line break inside the scalar folds into a space
+        return _fold(match)
+    if escape[0] in "\r\n":
+        return ""
     if len(escape) > 1:
         return chr(int(escape[1:], 16))
     return _ESCAPED.get(escape, escape)
 
 
+def _block_text(raw: str) -> str:
+    """The string a block scalar spells (YAML 1.2, 8.1): its lines without their
+    indentation, literal (`|`) or folded (`>`), and its chomping of final line breaks."""
+    header, _, body = raw.partition("\n")
+    match = _HEADER.match(header)
+    style, chomp = (match.group(1), match.group(3)) if match else ("|", "")
+    lines = body.split("\n")
+    indent = min((len(line) - len(line.lstrip(" ")) for line in lines if line.strip()), default=0)
+    lines = [line[indent:].rstrip("\r") for line in lines]
+    text = "\n".join(lines).rstrip("\n")
+    if style == ">":
+        text = _folded(text)
+    trailing = len("\n".join(lines)) - len(text)
+    if chomp == "-" or not text:
+        return text
+    return text + ("\n" * max(trailing, 1) if chomp == "+" else "\n")
+
+
+def _folded(text: str) -> str:
+    """A folded block scalar's lines (YAML 1.2, 8.1.3): the break between two lines that
+    are not more indented is a space, or the empty lines between them; a more-indented
+    line keeps its breaks."""
+    lines = text.split("\n")
+    out, previous, empty = [], "", 0
+    for line in lines:
+        if not line:
+            empty += 1
+            continue
+        if previous and previous[0] not in " \t" and line[0] not in " \t":
+            out.append(" " if empty == 0 else "\n" * empty)
+        elif out or empty:
+            out.append("\n" * (empty + (1 if out else 0)))
+        out.append(line)
+        previous, empty = line, 0
+    return "".join(out)
+
+
 def _key_text(kind: str, raw: str) -> str | None:
-    """A YAML key's name: a quoted scalar unquoted, a plain one as written (a complex
-    key, such as a flow mapping, as written too); None for the merge key."""
+    """A YAML key's name: the string its scalar spells (a quoted one unquoted, a block
+    or multi-line one folded); a complex key, such as a flow mapping, as written; None
+    for the merge key."""
     if kind == "double_quote_scalar":
         return _ESCAPE.sub(_unescape, raw[1:-1])
     if kind == "single_quote_scalar":
-        return raw[1:-1].replace("''", "'")
-    name = raw.strip(" \t\r\n")  # YAML's white space: a no-break space is part of the key
+        return _BREAKS.sub(_fold, raw[1:-1]).replace("''", "'")
+    if kind == "block_scalar":
+        return _block_text(raw)
+    name = _BREAKS.sub(_fold, raw.strip(" \t\r\n"))  # YAML's white space: a no-break space is part of the key
     return None if name == MERGE_KEY and kind == "plain_scalar" else name
 
 
