@@ -160,7 +160,50 @@ def detect_yaml(text: str) -> Node:
             outline.add(root, Node(MARKER, *span))  # a `...` line alone
         elif child.is_named and span[0] < span[1]:
             outline.add(root, Node(INVALID, *span))
+    _lift_trailing_comments(root, text)
     return finish(root, text)
+
+
+def _lift_trailing_comments(root: Node, text: str) -> None:
+    """Move each comment that ends a block collection (where the parser puts the
+    comments before the next member of an outer one) out to stand before what follows
+    it, so that it leads that member instead of ending the one before; the nodes it
+    leaves end at their last part. A comment indented deeper than the line after it
+    stays (it is the block's own, such as an entry commented out). Children are handled
+    before their parents, without recursion (nesting may be deep)."""
+    order, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(node.children)
+    for node in reversed(order):
+        if any(_trails(child, text) for child in node.children):
+            node.children = [part for child in node.children for part in _without_trailing_comments(child, text)]
+
+
+# The indentation of the next line that holds neither a comment nor only white space.
+_NEXT_CONTENT = re.compile(r"\n([ \t]*)[^\s#]")
+
+
+def _trails(node: Node, text: str) -> bool:
+    """Whether `node`'s last part is a comment that ends it and leads what follows."""
+    if len(node.children) < 2 or node.children[-1].kind != COMMENT or node.children[-1].end != node.end:
+        return False
+    comment = node.children[-1]
+    following = _NEXT_CONTENT.search(text, comment.end)
+    column = comment.start - text.rfind("\n", 0, comment.start) - 1
+    return following is not None and column <= len(following.group(1))
+
+
+def _without_trailing_comments(node: Node, text: str) -> list[Node]:
+    """`node` ended at its last part that is no comment leading what follows, then those
+    comments."""
+    comments = []
+    while _trails(node, text):
+        comments.append(node.children.pop())
+    if comments:
+        node.end = node.children[-1].end
+    return [node, *reversed(comments)]
 
 
 def _is_document(syntax: SyntaxNode) -> bool:
