@@ -14,7 +14,7 @@ import pytest
 from tests import conformance
 
 # Every n-th input of each suite: about a minute and a half in all on this VM.
-SAMPLE_EVERY = {"html5lib": 6, "commonmark": 1, "gfm": 2, "tree-sitter": 2}
+SAMPLE_EVERY = {"html5lib": 6, "commonmark": 1, "gfm": 2, "tree-sitter": 2, "yaml-test-suite": 4}
 FROM_PYPI = ("html5lib", "commonmark")
 
 
@@ -51,3 +51,17 @@ def test_the_readers_find_the_suites_inputs() -> None:
     assert (html[0].name, html[0].text) == ("tokenizer/contentModelFlags.test#0", "<head>&body;")
     assert len(markdown) == 649
     assert markdown[0].text == "\tfoo\tbaz\t\tbim\n"  # the spec's `→` is a tab
+
+
+def test_the_yaml_test_suite_sample_reads_as_yaml_does() -> None:
+    """yaml-test-suite's ten committed cases (`tests/fixtures/yaml-test-suite/`: its
+    directives, document markers, block and multi-line keys, flow pairs, empty
+    collections): every invariant in every mix, no part read as invalid, every key path
+    resolving (`conformance.yaml_reading`)."""
+    report = conformance.Report()
+    items = list(conformance.yaml_test_suite_inputs(conformance.YAML_SUITE_SAMPLE))
+    assert len(items) == 10
+    for item in items:
+        conformance.check(item, False, report, seconds=60)
+    failures = {kind: (count, report.examples[kind]) for kind, count in report.failures.items()}
+    assert not failures, failures
