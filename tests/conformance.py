@@ -248,6 +248,27 @@ def yaml_reading(item: Input) -> None:
                 raise AssertionError(f"key path does not resolve: {chunk.metadata['key_path']}") from missing
 
 
+def yaml_values_kept_whole(item: Input) -> None:
+    """At each of `YAML_READING_SIZES`, every mapping and sequence item of the case (as
+    PyYAML composes it: `bench/ground_truth.data_structure`) that fits the budget lies in
+    one chunk (docs/usage.md: "an object or an array item that fits is never cut"). A
+    case PyYAML cannot read is left out."""
+    import yaml
+
+    from outline_splitter.bench.ground_truth import chunk_stream, data_structure
+
+    splitter = OutlineTextSplitter(doc_type="yaml")
+    try:
+        units = data_structure("yaml", item.text, splitter.tokenizer.count).units
+    except yaml.YAMLError:
+        return
+    for size in YAML_READING_SIZES:
+        chunks = OutlineTextSplitter(doc_type="yaml", chunk_size=size).split(item.text)
+        joined = "\0".join(chunk_stream("yaml", chunk.text) for chunk in chunks)
+        for unit in units:
+            assert unit.tokens > size or unit.text in joined, f"a value that fits is cut at {size}: {unit.text[:60]!r}"
+
+
 READERS = {
     "html5lib": html5lib_inputs,
     "commonmark": commonmark_inputs,
@@ -345,11 +366,12 @@ def check(item: Input, full: bool, report: Report, seconds: int = 60) -> None:
             finally:
                 signal.alarm(0)
         if item.suite == "yaml-test-suite":
-            report.cases += 1
-            try:
-                yaml_reading(item)
-            except AssertionError as error:
-                _fail(report, kind_of(error), item, "yaml", None, {"chunk_size": YAML_READING_SIZES})
+            for reading in (yaml_reading, yaml_values_kept_whole) if full else (yaml_reading,):
+                report.cases += 1
+                try:
+                    reading(item)
+                except AssertionError as error:
+                    _fail(report, kind_of(error), item, "yaml", None, {"chunk_size": YAML_READING_SIZES})
         if item.doc_type == "markdown" and full:  # the faster backend's outline is the reference's
             report.cases += 1
             if markdown_backends.difference(item.text) is not None:
