@@ -57,7 +57,8 @@ def test_the_yaml_test_suite_sample_reads_as_yaml_does() -> None:
     """yaml-test-suite's ten committed cases (`tests/fixtures/yaml-test-suite/`: its
     directives, document markers, block and multi-line keys, flow pairs, empty
     collections): every invariant in every mix, no part read as invalid, every key path
-    resolving (`conformance.yaml_reading`)."""
+    resolving, every value that fits kept whole (`conformance.yaml_reading`,
+    `yaml_values_kept_whole`)."""
     report = conformance.Report()
     items = list(conformance.yaml_test_suite_inputs(conformance.YAML_SUITE_SAMPLE))
     assert len(items) == 10
