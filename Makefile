@@ -84,7 +84,9 @@ fuzz: $(STAMP)
 
 # Every input of the suites (tests/conformance.py) in every doc type and option mix, each
 # under CONFORMANCE_SECONDS (default 60); prints the counts and the failures by kind.
-# OUTLINE_CONFORMANCE_DIR adds the GFM spec and tree-sitter's corpora (no PyPI package ships them).
+# OUTLINE_CONFORMANCE_DIR adds the GFM spec, tree-sitter's corpora and yaml-test-suite (its `data`
+# branch as OUTLINE_CONFORMANCE_DIR/yaml-test-suite; no PyPI package ships them; `make test` runs a
+# committed sample of yaml-test-suite).
 conformance: $(STAMP) $(CONFORMANCE_STAMP)
 	$(PY) -m tests.conformance $(SUITES)
 

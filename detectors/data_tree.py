@@ -198,8 +198,11 @@ class DataOutline:
                 self.add(node, Node(COMMENT, self.at(child.start_byte), self.at(child.end_byte)))
             elif child.is_error:
                 self.add(node, Node(INVALID, self.at(child.start_byte), self.at(child.end_byte)))
-            elif child.type in grammar.pairs:
+            elif child.type in grammar.pairs and mapping:
                 tasks += self.member(child, node, end)
+            elif child.type in grammar.pairs:
+                tasks += self.pair_item(child, node, index, end)
+                index += 1
             elif child.type in grammar.items:
                 tasks += self.dashed_item(child, node, index)
                 index += 1
@@ -225,6 +228,13 @@ class DataOutline:
         self.add(member, Node(KEY, member.start, key_end))
         separated = end if end > pair.end_byte else None  # its comma goes with its value
         return [(content, member, None, separated)] if content is not None else []
+
+    def pair_item(self, pair: SyntaxNode, parent: Node, index: int, end: int) -> list[_Task]:
+        """A pair where a sequence's item belongs (YAML's `[a: b, c]`): the item is a
+        mapping of that one pair, so the member's key path is `[0].a`."""
+        label = Label(key=index_segment(index))
+        item = self.add(parent, Node(ITEM, self.at(pair.start_byte), self.at(end), NO_CHILDREN, label=label))
+        return self.member(pair, item, end)
 
     def item(self, value: SyntaxNode, parent: Node, label: Label | None, end: int) -> list[_Task]:
         """An item without a marker (a JSON array's): a leaf, or its value's node inside it."""

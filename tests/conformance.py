@@ -22,6 +22,14 @@ The suites and where they come from (read in place, never copied into this repos
   PyPI package ships: read from the folder `OUTLINE_CONFORMANCE_DIR` names, laid out as
   `cmark-gfm/test/*.txt` and `tree-sitter-LANG/test/corpus/*.txt` (a checkout of each
   repository), and skipped, saying so, where it is absent.
+- yaml-test-suite (MIT licence), whose valid cases (`in.yaml` without `error`) are also
+  split as `yaml` and checked as the YAML 1.2 specification reads them (`yaml_reading`):
+  no part read as invalid, every chunk's key path naming a value of the document as
+  PyYAML reads it, or the suite's `in.json` where PyYAML cannot (a case with neither is
+  split with the invariants alone). No PyPI package ships the suite (none was found
+  that does): it is read from `OUTLINE_CONFORMANCE_DIR/yaml-test-suite`, a checkout of
+  its `data` branch; `tests/fixtures/yaml-test-suite/` holds a sample of ten cases that
+  `make test` runs.
 
 `python -m tests.conformance` (`make conformance`) runs every input in every mix of
 `mixes()` under a per-input alarm (`CONFORMANCE_SECONDS`, default 60; every n-th input
@@ -65,7 +73,10 @@ EXTERNAL = "OUTLINE_CONFORMANCE_DIR"
 TREE_SITTER = {
     "python": "python", "javascript": "javascript", "rust": "rust", "go": "go", "c": "c", "ruby": "ruby", "php": "php"
 }  # fmt: skip
-SUITES = ("html5lib", "commonmark", "gfm", "tree-sitter", "jsontestsuite")
+SUITES = ("html5lib", "commonmark", "gfm", "tree-sitter", "jsontestsuite", "yaml-test-suite")
+YAML_SUITE_SAMPLE = ROOT / "tests" / "fixtures" / "yaml-test-suite"
+# The budgets at which a YAML case's key paths are checked.
+YAML_READING_SIZES = (16, 64, 256)
 
 
 @dataclass(frozen=True)
@@ -74,6 +85,7 @@ class Input:
     name: str  # where it comes from: file and test number
     text: str
     doc_type: str  # the doc type the suite is written in
+    reference: str | None = None  # the suite's JSON of what the input holds, if any
 
 
 @dataclass
@@ -219,12 +231,94 @@ def check_valid_json(item: Input) -> None:
         assert_values_kept(item.text, root, chunks, chunk_size, splitter.tokenizer)
 
 
+def yaml_test_suite_inputs(folder: Path | None = None) -> Iterator[Input]:
+    """The valid cases of yaml-test-suite (a case folder's `in.yaml` where it has no
+    `error` file), from a checkout of its `data` branch (`folder`, or
+    `OUTLINE_CONFORMANCE_DIR/yaml-test-suite`), with their `in.json`."""
+    folder = folder if folder is not None else _external("yaml-test-suite")
+    for path in sorted(folder.rglob("in.yaml")):
+        case = path.parent
+        name = case.relative_to(folder).as_posix()
+        if (case / "error").exists() or name.split("/", 1)[0] in ("name", "tags"):
+            continue  # `name/` and `tags/` link to the same cases
+        reference = case / "in.json"
+        json_text = reference.read_text(encoding="utf-8") if reference.exists() else None
+        yield Input("yaml-test-suite", name, path.read_text(encoding="utf-8"), "yaml", json_text)
+
+
+_UNREAD = object()
+
+
+def _yaml_document(item: Input) -> Any:
+    """What a YAML case holds: PyYAML's reading (a list of the documents where there are
+    several), or the suite's JSON where PyYAML cannot read it; `_UNREAD` if neither."""
+    import yaml
+
+    try:
+        documents = list(yaml.safe_load_all(item.text))
+    except yaml.YAMLError:
+        if item.reference is None:
+            return _UNREAD
+        documents, at, decoder = [], 0, json.JSONDecoder()
+        while item.reference[at:].strip():
+            at += len(item.reference[at:]) - len(item.reference[at:].lstrip())
+            value, at = decoder.raw_decode(item.reference, at)
+            documents.append(value)
+    return documents[0] if len(documents) == 1 else documents
+
+
+def yaml_reading(item: Input) -> None:
+    """A valid YAML case read as the specification does: no `invalid` node in its
+    outline, and at each of `YAML_READING_SIZES` every chunk's key path naming a value
+    of the document (`tests/test_data_formats.resolve`)."""
+    from outline_splitter.detectors.data_tree import INVALID
+    from tests.test_data_formats import resolve
+
+    splitter = OutlineTextSplitter(doc_type="yaml")
+    stack = [splitter.outline(item.text)]
+    while stack:
+        node = stack.pop()
+        assert node.kind != INVALID, f"read as invalid: {item.text[node.start : node.end][:60]!r}"
+        stack.extend(node.children)
+    document = _yaml_document(item)
+    if document is _UNREAD:
+        return
+    for size in YAML_READING_SIZES:
+        for chunk in OutlineTextSplitter(doc_type="yaml", chunk_size=size).split(item.text):
+            try:
+                resolve(chunk.metadata["key_path"], document)
+            except (KeyError, IndexError, TypeError, AttributeError, StopIteration) as missing:
+                raise AssertionError(f"key path does not resolve: {chunk.metadata['key_path']}") from missing
+
+
+def yaml_values_kept_whole(item: Input) -> None:
+    """At each of `YAML_READING_SIZES`, every mapping and sequence item of the case (as
+    PyYAML composes it: `bench/ground_truth.data_structure`) that fits the budget lies in
+    one chunk (docs/usage.md: "an object or an array item that fits is never cut"). A
+    case PyYAML cannot read is left out."""
+    import yaml
+
+    from outline_splitter.bench.ground_truth import chunk_stream, data_structure
+
+    splitter = OutlineTextSplitter(doc_type="yaml")
+    try:
+        units = data_structure("yaml", item.text, splitter.tokenizer.count).units
+    except yaml.YAMLError:
+        return
+    for size in YAML_READING_SIZES:
+        chunks = OutlineTextSplitter(doc_type="yaml", chunk_size=size).split(item.text)
+        joined = "\0".join(chunk_stream("yaml", chunk.text) for chunk in chunks)
+        for unit in units:
+            assert unit.tokens > size or unit.text in joined, f"a value that fits is cut at {size}: {unit.text[:60]!r}"
+
+
 READERS = {
     "html5lib": html5lib_inputs,
     "commonmark": commonmark_inputs,
     "gfm": gfm_inputs,
     "tree-sitter": tree_sitter_inputs,
     "jsontestsuite": jsontestsuite_inputs,
+    "yaml-test-suite": yaml_test_suite_inputs,
 }
 
 # The option mixes of an input's own doc type (HTML's text mode and content options too):
@@ -323,6 +417,13 @@ def check(item: Input, full: bool, report: Report, seconds: int = 60) -> None:
                 check_valid_json(item)
             except Exception as error:  # every failure is counted, by kind
                 _fail(report, kind_of(error), item, "json", None, {"chunk_size": DATA_BUDGETS})
+        if item.suite == "yaml-test-suite":
+            for reading in (yaml_reading, yaml_values_kept_whole):
+                report.cases += 1
+                try:
+                    reading(item)
+                except AssertionError as error:
+                    _fail(report, kind_of(error), item, "yaml", None, {"chunk_size": YAML_READING_SIZES})
         if item.doc_type == "markdown" and full:  # the faster backend's outline is the reference's
             report.cases += 1
             if markdown_backends.difference(item.text) is not None:

@@ -14,7 +14,7 @@ import pytest
 from tests import conformance
 
 # Every n-th input of each suite: about a minute and a half in all on this VM.
-SAMPLE_EVERY = {"html5lib": 6, "commonmark": 1, "gfm": 2, "tree-sitter": 2, "jsontestsuite": 2}
+SAMPLE_EVERY = {"html5lib": 6, "commonmark": 1, "gfm": 2, "tree-sitter": 2, "jsontestsuite": 2, "yaml-test-suite": 4}
 FROM_PYPI = ("html5lib", "commonmark", "jsontestsuite")
 
 
@@ -66,3 +66,18 @@ def test_the_reader_finds_jsontestsuite() -> None:
     assert [sum(item.name.startswith(p) for item in items) for p in prefixes] == [95, 186, 34, 18]
     extreme = next(item for item in items if item.name == "parsing/y_object_extreme_numbers.json")
     assert extreme.text == '{ "min": -1.0e+28, "max": 1.0e+28 }'
+
+
+def test_the_yaml_test_suite_sample_reads_as_yaml_does() -> None:
+    """yaml-test-suite's ten committed cases (`tests/fixtures/yaml-test-suite/`: its
+    directives, document markers, block and multi-line keys, flow pairs, empty
+    collections): every invariant in every mix, no part read as invalid, every key path
+    resolving, every value that fits kept whole (`conformance.yaml_reading`,
+    `yaml_values_kept_whole`)."""
+    report = conformance.Report()
+    items = list(conformance.yaml_test_suite_inputs(conformance.YAML_SUITE_SAMPLE))
+    assert len(items) == 10
+    for item in items:
+        conformance.check(item, False, report, seconds=60)
+    failures = {kind: (count, report.examples[kind]) for kind, count in report.failures.items()}
+    assert not failures, failures

@@ -256,9 +256,30 @@ def json_spans(text: str) -> list[tuple[str, int, int]]:
     return spans
 
 
+# A line that holds only a comment or white space; the next line that holds content.
+_COMMENT_LINE = re.compile(r"[ \t]*(?:#[^\n]*)?\Z")
+_NEXT_CONTENT = re.compile(r"^([ \t]*)[^\s#]", re.MULTILINE)
+
+
+def _without_trailing_comments(text: str, start: int, end: int) -> int:
+    """Where a PyYAML block node ends: its end mark is the next token's, so the comment
+    lines before that token are in its span; those no deeper than the next line of
+    content lead what follows (as `detectors/yaml_data.py` reads them) and are left out."""
+    following = _NEXT_CONTENT.search(text, end)
+    limit = len(following.group(1)) if following else -1
+    while end > start:
+        line = text.rfind("\n", start, end - 1) + 1 if end - 1 > start else start
+        body = text[line:end].rstrip("\n")
+        if not _COMMENT_LINE.match(body) or (body.strip() and len(body) - len(body.lstrip()) > limit):
+            break
+        end = max(line - 1, start) if line > start else start
+    return end
+
+
 def yaml_spans(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of every mapping and sequence item of a YAML stream, from
-    PyYAML's composed nodes and their marks."""
+    PyYAML's composed nodes and their marks, without the comment lines that end them
+    and lead what follows."""
     import yaml
 
     spans: list[tuple[str, int, int]] = []
@@ -270,10 +291,18 @@ def yaml_spans(text: str) -> list[tuple[str, int, int]]:
             continue
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            spans.append(("object", node.start_mark.index, node.end_mark.index))
+            end = _without_trailing_comments(text, node.start_mark.index, node.end_mark.index)
+            spans.append(("object", node.start_mark.index, end))
             stack.extend(value for _, value in node.value)
         elif isinstance(node, yaml.SequenceNode):
-            spans.extend(("item", item.start_mark.index, item.end_mark.index) for item in node.value)
+            spans.extend(
+                (
+                    "item",
+                    item.start_mark.index,
+                    _without_trailing_comments(text, item.start_mark.index, item.end_mark.index),
+                )
+                for item in node.value
+            )
             stack.extend(node.value)
     return spans
 
