@@ -22,7 +22,8 @@ with the roles navigation, banner, contentinfo, complementary, search or dialog,
 so do forms and cookie, consent, share, social and newsletter widgets (by class or id)
 that hold little of the prose. Chrome is also known by its structure, whatever its words:
 an element whose readable text is all buttons' labels (a player's "Play Video" and
-"Fullscreen", a bar of share buttons), a video or audio player with no prose and no
+"Fullscreen", a bar of share buttons), a button between the blocks of an element (made a
+node of its own to be left out), a video or audio player with no prose and no
 caption (its text is its controls'), and elements with the role of a control (`button`,
 `toolbar`, `tooltip`, `slider`, `progressbar`, `menubar`, `timer`) that hold little of
 the prose. `include` selectors choose the kept elements instead;
@@ -37,6 +38,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from outline_splitter.detectors.html_text import ExtractedText
 from outline_splitter.nodes import Node, Trait
@@ -51,6 +53,8 @@ _LINK_START = re.compile(r"<a[\s>]", re.IGNORECASE)
 _LINK_END = re.compile(r"</a[\s>]", re.IGNORECASE)
 _BUTTON_START = re.compile(r"<button[\s>]", re.IGNORECASE)
 _BUTTON_END = re.compile(r"</button[\s>]", re.IGNORECASE)
+_BUTTON = "button"
+_START = attrgetter("start")
 _MEDIA = re.compile(r"<(?:video|audio)[\s/>]", re.IGNORECASE)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _FOR = re.compile(r"article|body|content|entry|main|post|story|text|blog", re.IGNORECASE)
@@ -125,8 +129,36 @@ def select_content(
         kept = {id(root)}
     dropped = {id(elements[i].node) for i in match(exclude, "exclude")} if match is not None and exclude else set()
     if content == "main":
-        dropped |= _boilerplate(elements, kept)
+        dropped |= _boilerplate(elements, kept) | {id(button) for button in _loose_buttons(text, root)}
     _mark(root, kept, dropped)
+
+
+def _loose_buttons(text: str, root: Node) -> list[Node]:
+    """A node for each `button` element that lies between the children of a node (a
+    "More" button after a slideshow's captions), made a child of that node: inline, it
+    is no node of the outline, and its label would be text of the node around it. A
+    button inside a leaf (a paragraph) stays part of it."""
+    made: list[Node] = []
+    for opening in _BUTTON_START.finditer(text):
+        closing = _BUTTON_END.search(text, opening.end())
+        if closing is None:
+            break
+        start, end = opening.start(), text.find(">", closing.end() - 1) + 1 or len(text)
+        node, in_gap = root, False
+        while node.children:
+            i = bisect_left(node.children, end, key=_START)  # the children before its end
+            inside = node.children[i - 1] if i else None
+            if inside is None or inside.end <= start:
+                in_gap = True  # in the gap before child i
+                break
+            if not (inside.start <= start and end <= inside.end):
+                break  # it crosses a child's edge: no gap holds it
+            node = inside
+        if in_gap:
+            button = Node(_BUTTON, start, end, None, {"tag": _BUTTON})
+            node.children.insert(i, button)
+            made.append(button)
+    return made
 
 
 def _elements(text: str, root: Node) -> list[_Element]:
