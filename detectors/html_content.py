@@ -20,7 +20,13 @@ paragraphs, are kept with it. Inside what is kept, `nav`, `aside`, `dialog`, ele
 with the roles navigation, banner, contentinfo, complementary, search or dialog,
 `[hidden]`, `[aria-hidden=true]`, `display:none` or `visibility:hidden` styles go, and
 so do forms and cookie, consent, share, social and newsletter widgets (by class or id)
-that hold little of the prose. `include` selectors choose the kept elements instead;
+that hold little of the prose. Chrome is also known by its structure, whatever its words:
+an element whose readable text is all buttons' labels (a player's "Play Video" and
+"Fullscreen", a bar of share buttons), a button between the blocks of an element (made a
+node of its own to be left out), a video or audio player with no prose and no
+caption (its text is its controls'), and elements with the role of a control (`button`,
+`toolbar`, `tooltip`, `slider`, `progressbar`, `menubar`, `timer`) that hold little of
+the prose. `include` selectors choose the kept elements instead;
 `exclude` selectors drop elements in either mode.
 
 Only block elements are nodes, so an inline element (a hidden `span`) stays with the
@@ -32,6 +38,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from outline_splitter.detectors.html_text import ExtractedText
 from outline_splitter.nodes import Node, Trait
@@ -44,6 +51,11 @@ _ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>
 _START_TAG = re.compile(r"""<[^\s/>]+((?:[^>"']|"[^"]*"|'[^']*')*)>""")
 _LINK_START = re.compile(r"<a[\s>]", re.IGNORECASE)
 _LINK_END = re.compile(r"</a[\s>]", re.IGNORECASE)
+_BUTTON_START = re.compile(r"<button[\s>]", re.IGNORECASE)
+_BUTTON_END = re.compile(r"</button[\s>]", re.IGNORECASE)
+_BUTTON = "button"
+_START = attrgetter("start")
+_MEDIA = re.compile(r"<(?:video|audio)[\s/>]", re.IGNORECASE)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _FOR = re.compile(r"article|body|content|entry|main|post|story|text|blog", re.IGNORECASE)
 _AGAINST = re.compile(
@@ -59,6 +71,9 @@ _WIDGET = re.compile(
 )
 _DROPPED_TAGS = frozenset({"nav", "aside", "dialog", "form", "select", "button"})
 _DROPPED_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "menu"})
+# the roles of controls: a player's buttons and sliders, a toolbar of share buttons
+_CONTROL_ROLES = frozenset({"button", "toolbar", "tooltip", "slider", "progressbar", "menubar", "timer"})
+_CAPTIONS = frozenset({"figcaption", "caption"})
 _PROSE_TAGS = frozenset({"p", "pre", "td", "div", "blockquote", "dd", "section", "article", "li"})
 _TAG_WEIGHT = {"div": 5, "article": 5, "main": 5, "pre": 3, "td": 3, "blockquote": 3, "form": -3, "ol": -3, "ul": -3}
 _MIN_PROSE = 25  # characters: a shorter leaf is a label, not a paragraph
@@ -67,7 +82,7 @@ _MIN_PROSE = 25  # characters: a shorter leaf is a label, not a paragraph
 class _Element:
     """An element node of the outline with what the selection reads of it."""
 
-    __slots__ = ("node", "parent", "tag", "attributes", "length", "links", "score", "inner")
+    __slots__ = ("node", "parent", "tag", "attributes", "length", "links", "controls", "player", "score", "inner")
 
     def __init__(self, node: Node, parent: _Element | None, attributes: dict[str, str]) -> None:
         self.node = node
@@ -76,6 +91,8 @@ class _Element:
         self.attributes = attributes
         self.length = 0  # readable characters
         self.links = 0  # readable characters inside links
+        self.controls = False  # all its readable text is buttons' labels
+        self.player = False  # it holds a video or audio element and no caption
         self.score = 0.0  # the paragraph scores given to it, decayed by distance
         self.inner = 0.0  # the paragraph scores inside it, not decayed
 
@@ -112,8 +129,36 @@ def select_content(
         kept = {id(root)}
     dropped = {id(elements[i].node) for i in match(exclude, "exclude")} if match is not None and exclude else set()
     if content == "main":
-        dropped |= _boilerplate(elements, kept)
+        dropped |= _boilerplate(elements, kept) | {id(button) for button in _loose_buttons(text, root)}
     _mark(root, kept, dropped)
+
+
+def _loose_buttons(text: str, root: Node) -> list[Node]:
+    """A node for each `button` element that lies between the children of a node (a
+    "More" button after a slideshow's captions), made a child of that node: inline, it
+    is no node of the outline, and its label would be text of the node around it. A
+    button inside a leaf (a paragraph) stays part of it."""
+    made: list[Node] = []
+    for opening in _BUTTON_START.finditer(text):
+        closing = _BUTTON_END.search(text, opening.end())
+        if closing is None:
+            break
+        start, end = opening.start(), text.find(">", closing.end() - 1) + 1 or len(text)
+        node, in_gap = root, False
+        while node.children:
+            i = bisect_left(node.children, end, key=_START)  # the children before its end
+            inside = node.children[i - 1] if i else None
+            if inside is None or inside.end <= start:
+                in_gap = True  # in the gap before child i
+                break
+            if not (inside.start <= start and end <= inside.end):
+                break  # it crosses a child's edge: no gap holds it
+            node = inside
+        if in_gap:
+            button = Node(_BUTTON, start, end, None, {"tag": _BUTTON})
+            node.children.insert(i, button)
+            made.append(button)
+    return made
 
 
 def _elements(text: str, root: Node) -> list[_Element]:
@@ -141,35 +186,70 @@ def _attributes(text: str, start: int) -> dict[str, str]:
 
 
 def _measure(text: str, rendered: ExtractedText, elements: list[_Element]) -> None:
-    """Each element's readable length and link length, and the paragraph scores."""
+    """Each element's readable length, link and button lengths, whether it is a media
+    player, and the paragraph scores."""
     starts = rendered.starts
-    links = _link_spans(text, rendered)
-    link_starts = [a for a, _ in links]
-    link_totals = [0]
-    for a, b in links:
-        link_totals.append(link_totals[-1] + b - a)
+    links = _ReadableIn(text, rendered, _LINK_START, _LINK_END)
+    buttons = _ReadableIn(text, rendered, _BUTTON_START, _BUTTON_END)
+    media = [match.start() for match in _MEDIA.finditer(text)]
     for element in elements:
         node = element.node
         lo, hi = bisect_left(starts, node.start), bisect_left(starts, node.end)
         element.length = hi - lo
-        first, last = bisect_left(link_starts, lo), bisect_left(link_starts, hi)
-        element.links = min(link_totals[last] - link_totals[first], element.length)
+        element.links = min(links.between(lo, hi), element.length)
+        element.controls = buttons.holds_all(rendered.text, lo, hi)
+        element.player = bisect_left(media, node.start) < bisect_left(media, node.end)
         if not node.children and element.tag in _PROSE_TAGS and element.length >= _MIN_PROSE:
             words = rendered.text[lo:hi]
             _give(element, 1 + words.count(",") + min(element.length // 100, 3))
+        if element.tag in _CAPTIONS:  # a captioned video is a figure, not a bare player
+            _uncaptioned(element)
 
 
-def _link_spans(text: str, rendered: ExtractedText) -> list[tuple[int, int]]:
-    """The readable text spans of the page's links, in order."""
-    spans: list[tuple[int, int]] = []
-    starts = rendered.starts
-    for opening in _LINK_START.finditer(text):
-        closing = _LINK_END.search(text, opening.end())
-        end = closing.start() if closing is not None else len(text)
-        lo, hi = bisect_left(starts, opening.end()), bisect_left(starts, end)
-        if hi > lo and (not spans or lo >= spans[-1][1]):
-            spans.append((lo, hi))
-    return spans
+def _uncaptioned(caption: _Element) -> None:
+    ancestor = caption.parent
+    while ancestor is not None:
+        ancestor.player = False
+        ancestor = ancestor.parent
+
+
+class _ReadableIn:
+    """The readable text inside the elements of one inline tag (links, buttons), as
+    spans of the rendering in order, with their running total length."""
+
+    def __init__(self, text: str, rendered: ExtractedText, opening: re.Pattern[str], closing: re.Pattern[str]) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.totals = [0]
+        starts = rendered.starts
+        last_end = 0
+        for start_tag in opening.finditer(text):
+            end_tag = closing.search(text, start_tag.end())
+            end = end_tag.start() if end_tag is not None else len(text)
+            lo, hi = bisect_left(starts, start_tag.end()), bisect_left(starts, end)
+            if hi > lo and lo >= last_end:
+                self.starts.append(lo)
+                self.ends.append(hi)
+                self.totals.append(self.totals[-1] + hi - lo)
+                last_end = hi
+
+    def between(self, lo: int, hi: int) -> int:
+        """The readable characters inside the tag among those of the rendering's `[lo, hi)`."""
+        first, last = bisect_left(self.starts, lo), bisect_left(self.starts, hi)
+        return self.totals[last] - self.totals[first]
+
+    def holds_all(self, rendering: str, lo: int, hi: int) -> bool:
+        """Whether every character of the rendering's `[lo, hi)` but white space is
+        inside the tag (two buttons with a space between them)."""
+        first, last = bisect_left(self.starts, lo), bisect_left(self.starts, hi)
+        if first == last:
+            return False
+        cursor = lo
+        for start, end in zip(self.starts[first:last], self.ends[first:last]):
+            if rendering[cursor:start].strip():
+                return False
+            cursor = end
+        return not rendering[cursor:hi].strip()
 
 
 def _give(element: _Element, score: float) -> None:
@@ -308,10 +388,15 @@ def _furniture(element: _Element, holder: _Element) -> bool:
         return True
     if _HIDDEN_STYLE.search(attributes.get("style", "")):
         return True
-    if attributes.get("role", "").lower() in _DROPPED_ROLES or element.tag in ("nav", "aside", "dialog"):
+    role = attributes.get("role", "").lower()
+    if role in _DROPPED_ROLES or element.tag in ("nav", "aside", "dialog"):
         return True
+    if element.controls:
+        return True  # buttons' labels alone ("Play Video", "Fullscreen", "Share")
+    if element.player and element.inner == 0:
+        return True  # a video or audio player without prose: its text is its controls'
     little = element.inner <= 0.2 * holder.inner
-    return little and (element.tag in _DROPPED_TAGS or bool(_WIDGET.search(element.hints())))
+    return little and (element.tag in _DROPPED_TAGS or role in _CONTROL_ROLES or bool(_WIDGET.search(element.hints())))
 
 
 def _mark(root: Node, kept: set[int], dropped: set[int]) -> None:

@@ -25,6 +25,7 @@ Tokens come in document order and never overlap; text is whatever lies between t
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
@@ -205,3 +206,11 @@ def tokens(source: str) -> list[Token]:
     extraction (text mode, `content="main"`) read the same page, and a scan is a quarter
     of an extraction's time."""
     return _scan(source)
+
+
+def tag_spans(source: str) -> tuple[array[int], array[int]]:
+    """The starts and the ends of the start and end tags of `source` (self-closing ones
+    too), in document order: the spans a cut of the source must not fall inside. Text of
+    raw-text elements (a script's `"<a href='x. y'>"`), comments and doctypes hold none."""
+    spans = [(start, end) for kind, start, end, _ in tokens(source) if kind in (START, END)]
+    return array("q", [start for start, _ in spans]), array("q", [end for _, end in spans])

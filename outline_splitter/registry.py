@@ -45,7 +45,9 @@ class FormatHooks:
     the `include` / `exclude` selectors leave out (without it, a format has only
     `content="all"`); `check(selectors)` raises `ValueError` naming the option for values
     `mark` or `select` could not read, before any text is split (CSS selectors that do
-    not parse; `selectors` maps each option's name to its values).
+    not parse; `selectors` maps each option's name to its values); `tags(text)` gives the
+    starts and the ends of the spans of the source no chunk of its source output starts
+    or ends inside where one fits the budget (HTML's tags), for the `view` page's problems.
     """
 
     view: Callable[[str, Node, Callable[[str], SpanCounter], str], ChunkView] | None = None
@@ -53,6 +55,7 @@ class FormatHooks:
     select: Callable[[str, Node, str, Sequence[str], Sequence[str]], None] | None = None
     check: Callable[[Mapping[str, Sequence[str]]], None] | None = None
     counted_text: Callable[[str, str], str] | None = None
+    tags: Callable[[str], tuple[Sequence[int], Sequence[int]]] | None = None
 
 
 NO_HOOKS = FormatHooks()

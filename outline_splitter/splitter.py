@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path, PurePath
 from typing import Any, Unpack
 
@@ -193,6 +194,7 @@ class OutlineTextSplitter:
             outline = render_outline(root)
         # a chunk in the format's first output mode is a slice; in another, what the mode reads
         text_mode = output != fmt.outputs[0]
+        tags = load_hooks(fmt).tags
         problems = find_problems(
             text,
             chunks,
@@ -200,6 +202,7 @@ class OutlineTextSplitter:
             self.max_chunk_size,
             self.tokenizer.count,
             view=lambda: self._view(text, root, fmt, output, DocumentCounters(self.tokenizer, text, beside=False)),
+            tags=None if tags is None or text_mode else partial(tags, text),
             text_mode=text_mode,
             leaves_out=self.options.chooses_content,
             parent_budget=self.options.parent_budget if self.options.parents == "text" else None,

@@ -17,7 +17,8 @@ text mode what the span reads as; `left_out` instead, not counted as a problem, 
 `content`, `include` or `exclude` leave parts out on purpose), chunks over `chunk_size`
 (`over_budget`), counts that a plain count of the text does not give (`miscounted`), and
 offsets that do not slice the source (`bad_offsets`: out of range, out of order, or a
-chunk whose text is not what its span reads as).
+chunk whose text is not what its span reads as), and a chunk of HTML source that starts
+or ends inside a tag (`cut_tag`: one that fits the budget, which the packer never cuts).
 
 The source pane's text is the source one for one, but for a NUL, which an HTML parser
 drops: it shows as U+FFFD (one character too, so every offset holds).
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -56,9 +58,9 @@ SNIPPET = 60
 class Problem:
     """Something wrong with a split, found by `find_problems`.
 
-    `kind` is `"uncovered"`, `"over_budget"`, `"miscounted"` or `"bad_offsets"`, or
-    `"left_out"` for text in no chunk where the options leave parts out (`content`,
-    `include`, `exclude`): shown, not counted as a problem;
+    `kind` is `"uncovered"`, `"over_budget"`, `"miscounted"`, `"bad_offsets"` or
+    `"cut_tag"`, or `"left_out"` for text in no chunk where the options leave parts out
+    (`content`, `include`, `exclude`): shown, not counted as a problem;
     `[start, end)` is the source span concerned; `chunk` the chunk's index (None for
     uncovered text)."""
 
@@ -130,6 +132,7 @@ def find_problems(
     count: Callable[[str], int],
     *,
     view: Callable[[], ChunkView] | None = None,
+    tags: Callable[[], tuple[Sequence[int], Sequence[int]]] | None = None,
     text_mode: bool = False,
     leaves_out: bool = False,
     parent_budget: int | None = None,
@@ -140,26 +143,49 @@ def find_problems(
     asked for only where a span between chunks holds more than white space (None: plain
     text, where only white space adds nothing). With `text_mode` a chunk's text is what
     its span reads as, else its slice. `leaves_out`: the options leave parts of the text
-    out on purpose (what shows of them is `"left_out"`, not `"uncovered"`).
+    out on purpose (what shows of them is `"left_out"`, not `"uncovered"`). `tags()`:
+    the starts and ends of the source's tags (`FormatHooks.tags`; None: it has none).
     `parent_budget`: the most tokens of a parent chunk of `hierarchy=True` (None:
     `chunk_size`)."""
     problems: list[Problem] = []
-    reader = _Reader(text, view)
+    reader = _Reader(text, view, tags)
     cursor = 0
     for chunk in chunks:
-        start, end = chunk.start_pos, chunk.end_pos
-        if not 0 <= start <= end <= len(text):
-            where = f"[{start}, {end}) is outside the text (0-{len(text)})"
-            problems.append(Problem("bad_offsets", start, end, where, chunk.metadata.get("index")))
+        if not 0 <= chunk.start_pos <= chunk.end_pos <= len(text):
+            problems.append(_outside(chunk, len(text)))
             continue
         budget = parent_budget or chunk_size if is_parent(chunk) else chunk_size
         problems += _count_problems(chunk, count, budget, max_chunk_size)
         if is_parent(chunk):
             continue  # a parent's text names its parts; its span is its section's
         problems += _span_problems(chunk, reader, cursor, text_mode, leaves_out)
-        cursor = max(cursor, end)
+        problems += _cut_tags(chunk, reader, count, chunk_size)
+        cursor = max(cursor, chunk.end_pos)
     problems.extend(_uncovered(reader, cursor, len(text), leaves_out))
     problems.sort(key=lambda problem: problem.start)
+    return problems
+
+
+def _outside(chunk: TextChunk, length: int) -> Problem:
+    start, end = chunk.start_pos, chunk.end_pos
+    where = f"[{start}, {end}) is outside the text (0-{length})"
+    return Problem("bad_offsets", start, end, where, chunk.metadata.get("index"))
+
+
+def _cut_tags(chunk: TextChunk, reader: _Reader, count: Callable[[str], int], budget: int) -> list[Problem]:
+    """A problem for each edge of `chunk` strictly inside a tag of at most `budget`
+    tokens, which the packer never cuts (a tag over the budget alone is cut as text)."""
+    problems: list[Problem] = []
+    for edge, position in (("starts", chunk.start_pos), ("ends", chunk.end_pos)):
+        tag = reader.tag_around(position)
+        if tag is None:
+            continue
+        source = reader.text[tag[0] : tag[1]]
+        tokens = count(source)
+        if tokens <= budget:
+            snippet = source[:SNIPPET] + ("..." if len(source) > SNIPPET else "")
+            message = f"{edge} inside the tag {snippet!r} at [{tag[0]}, {tag[1]}) ({tokens} tokens)"
+            problems.append(Problem("cut_tag", chunk.start_pos, chunk.end_pos, message, chunk.metadata.get("index")))
     return problems
 
 
@@ -204,10 +230,27 @@ class _Reader:
     """What spans of the text read as and show, through the split's view, made when
     first needed (a format's view may encode the whole text)."""
 
-    def __init__(self, text: str, make: Callable[[], ChunkView] | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        make: Callable[[], ChunkView] | None,
+        tags: Callable[[], tuple[Sequence[int], Sequence[int]]] | None = None,
+    ) -> None:
         self.text = text
         self._make = make
         self._view: ChunkView | None = None
+        self._make_tags = tags
+        self._tags: tuple[Sequence[int], Sequence[int]] | None = None
+
+    def tag_around(self, position: int) -> tuple[int, int] | None:
+        """The span of the tag `position` falls strictly inside, or None."""
+        if self._make_tags is None:
+            return None
+        if self._tags is None:
+            self._tags = self._make_tags()
+        starts, ends = self._tags
+        i = bisect_left(starts, position) - 1  # the last tag that starts before `position`
+        return (starts[i], ends[i]) if i >= 0 and ends[i] > position else None
 
     def _get(self) -> ChunkView | None:
         if self._view is None and self._make is not None:

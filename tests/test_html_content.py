@@ -67,6 +67,46 @@ def test_main_keeps_the_article_and_drops_the_furniture(cl100k, output, size):
             assert dropped not in PAGE[chunk.start_pos : chunk.end_pos]
 
 
+PLAYER_PAGE = f"""<html><body><main>
+<h1>The headline</h1>
+<p>{ARTICLE}</p>
+<div class="media">
+  <div class="frame"><video src="clip.mp4" poster="clip.jpg"></video></div>
+  <div class="bar"><div class="cell"><span>Play Video</span></div><div class="cell">0:00 / 3:24</div>
+  <div class="cell"><span>Fullscreen</span></div></div>
+</div>
+<div class="tools"><button type="button"><span>Tweet</span></button> <button type="button">Email</button></div>
+<div class="row"><div role="toolbar"><a href="/p">Print</a> <a href="/s">Save</a></div></div>
+<div class="tip" role="tooltip">Read Later</div>
+<figure><video src="talk.mp4"></video><figcaption>The speaker on stage</figcaption></figure>
+<p>{ARTICLE.replace("article", "second part")}</p>
+<p><button type="button">Show the answer</button> The answer is in a paragraph of prose, kept whole.</p>
+<div class="slide"><div>A caption of the photo, long enough to be prose.</div><button><span>Expand</span></button></div>
+</main></body></html>"""
+
+
+@pytest.mark.parametrize("output", ["html", "text"])
+def test_main_drops_player_controls_and_buttons_without_a_word_list(output):
+    """Chrome is known by structure, not by its words: a video or audio player without
+    prose, an element whose text is all buttons' labels, a button between blocks, the
+    roles of controls."""
+    splitter = OutlineTextSplitter(doc_type="html", chunk_size=24, output=output, content="main")
+    chunks = splitter.split(PLAYER_PAGE)
+    joined = " ".join(extract_text(chunk.text) if output == "html" else chunk.text for chunk in chunks)
+    for dropped in ("Play Video", "0:00", "Fullscreen", "Tweet", "Email", "Print", "Save", "Read Later", "Expand"):
+        assert dropped not in joined
+    for kept in (
+        "The headline",
+        ARTICLE[:40],
+        "second part, long",
+        "The speaker on stage",
+        "kept whole",
+        "photo, long",
+    ):
+        assert kept in joined
+    assert all(chunk.token_count > 2 for chunk in chunks)
+
+
 def test_nothing_kept_is_lost():
     # every visible character of the main content outside the dropped parts is in a chunk
     chunks = OutlineTextSplitter(doc_type="html", chunk_size=12, output="text", content="main").split(PAGE)

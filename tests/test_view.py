@@ -156,6 +156,44 @@ def test_problems_are_found_where_they_are():
     assert found == [("miscounted", 1), ("bad_offsets", 1)]  # its text is longer, and starts in chunk 0
 
 
+def _cut_at(text: str, chunks: list[TextChunk], cut: int) -> list[TextChunk]:
+    """`chunks` (one chunk) made two, cut at `cut`, with their true counts."""
+    count = OutlineTextSplitter().tokenizer.count
+    (whole,) = chunks
+    first, second = text[whole.start_pos : cut], text[cut : whole.end_pos]
+    return [
+        whole.model_copy(update={"end_pos": cut, "text": first, "token_count": count(first)}),
+        whole.model_copy(
+            update={
+                "start_pos": cut,
+                "text": second,
+                "token_count": count(second),
+                "metadata": {**whole.metadata, "index": 1},
+            }
+        ),
+    ]
+
+
+def test_a_chunk_that_starts_or_ends_inside_a_tag_is_a_problem(monkeypatch: pytest.MonkeyPatch):
+    from outline_splitter.detectors.html_scan import tag_spans
+
+    html = '<p>One two. <a title="Three. Four" href="#x">five</a> six.</p>'
+    splitter = OutlineTextSplitter(doc_type="html", chunk_size=64)
+    chunks = splitter.split(html)
+    assert splitter.view(html).problems == []
+    cut = _cut_at(html, chunks, html.index(" Four"))
+    count = splitter.tokenizer.count
+    found = find_problems(html, cut, 64, 64, count, tags=lambda: tag_spans(html))
+    assert [(p.kind, p.chunk) for p in found] == [("cut_tag", 0), ("cut_tag", 1)]
+    assert 'ends inside the tag \'<a title="Three. Four" href="#x">\' at [12, 45) (11 tokens)' in found[0].message
+    assert find_problems(html, cut, 5, 64, count, tags=lambda: tag_spans(html))[0].kind == "over_budget"
+    assert "cut_tag" not in {p.kind for p in find_problems(html, cut, 5, 64, count, tags=lambda: tag_spans(html))}
+    # the page of a split asks the format for its tags in source mode
+    monkeypatch.setattr(OutlineTextSplitter, "_split", lambda *args, **kwargs: cut)
+    assert [p.kind for p in splitter.view(html).problems] == ["cut_tag", "cut_tag"]
+    assert "2 problems" in splitter.view(html).summary()
+
+
 def test_the_page_marks_text_in_no_chunk():
     text = "# A\n\nOne two three.\n\n# B\n\nSeven eight nine.\n"
     chunks = OutlineTextSplitter(chunk_size=8).split(text)

@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import re
 import secrets
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from outline_splitter.detectors.html_content import Matcher, select_content
+from outline_splitter.detectors.html_scan import tag_spans
 from outline_splitter.detectors.html_text import rendered_text
 from outline_splitter.kinds import HEADING, SECTION
 from outline_splitter.nodes import Node, Trait
+from outline_splitter.packing.sentences import Span
 from outline_splitter.packing.text_view import RenderedView
-from outline_splitter.packing.view import ChunkView, SourceView, word_bounds
+from outline_splitter.packing.view import ChunkView, Level, SourceView, fits, word_bounds
 from outline_splitter.registry import FormatHooks
 from outline_splitter.tokens.base import SpanCounter
 
@@ -72,16 +77,56 @@ _MARKUP_WORD = re.compile(rf"<[^<>]*>|[^{_SPACES}<]+|<")
 class MarkupSourceView(SourceView):
     """HTML's source view: a span of tags, comments and white space alone shows
     nothing (`blank_side`), and belongs with the chunk before it if it starts with an
-    end tag, else with the chunk after it. A tag is a word of its own: cuts fall between tags
-    or at white space, never inside a tag."""
+    end tag, else with the chunk after it. No cut falls inside a start or end tag that
+    fits the budget, whatever sentence end or white space its attribute values hold: a
+    tag is a word of its own, and a sentence or a line that ends inside one runs on to
+    the next that does not (`parts`). A tag over the budget alone is cut as a leaf is
+    (`leaf.split_leaf`): at the sentence ends and line ends inside it, and where those
+    leave a part too large, by tokens (it is one word of this view)."""
 
     def __init__(self, source: str, counter: SpanCounter) -> None:
         super().__init__(source, counter)
         # the packer asks of one span again and again (balancing, then joining chunks)
         self._sides: dict[tuple[int, int], int] = {}
+        self._tags: tuple[Sequence[int], Sequence[int]] | None = None  # `tag_spans`, once asked
 
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
-        return word_bounds(self.source, start, end, _MARKUP_WORD)
+        starts, ends = word_bounds(self.source, start, end, _MARKUP_WORD)
+        # (a tag whose quoted attribute value holds `<` or `>` is more than one match)
+        inside = self._cuts_in_tags(starts, start, end, None)
+        inside.discard(starts[0] if starts else start)
+        if not inside:
+            return starts, ends
+        kept = [k for k, word_start in enumerate(starts) if word_start not in inside]
+        return array("q", [starts[k] for k in kept]), array("q", [ends[k - 1] for k in kept[1:]] + [ends[-1]])
+
+    def parts(self, level: Level, start: int, end: int, limit: int) -> list[Span]:
+        parts = level(self.source, start, end)
+        if len(parts) < 2:
+            return parts
+        cuts = [b for _, b in parts]
+        inside = self._cuts_in_tags(cuts, start, end, limit)
+        inside.discard(end)  # (the span's own end is no cut of the level's)
+        if not inside:
+            return parts
+        return list(pairwise([start, *(cut for cut in cuts if cut not in inside)]))
+
+    def _cuts_in_tags(self, cuts: Sequence[int], start: int, end: int, limit: int | None) -> set[int]:
+        """The `cuts` (ascending, within `[start, end]`) that fall strictly inside a tag
+        of at most `limit` tokens, or with `limit` None, inside a tag that lies whole in
+        the span (one its edges cut was over a budget, and is cut as text)."""
+        if self._tags is None:
+            self._tags = tag_spans(self.source)
+        tag_starts, tag_ends = self._tags
+        first, last = bisect_right(tag_ends, start), bisect_left(tag_starts, end)  # the tags that reach inside
+        inside: set[int] = set()
+        for tag_start, tag_end in zip(tag_starts[first:last], tag_ends[first:last]):
+            lo, hi = bisect_right(cuts, tag_start), bisect_left(cuts, tag_end)
+            if lo < hi and (
+                fits(self, tag_start, tag_end, limit) if limit is not None else start <= tag_start and tag_end <= end
+            ):
+                inside.update(cuts[lo:hi])
+        return inside
 
     def blank_side(self, start: int, end: int) -> int:
         source = self.source
@@ -153,6 +198,7 @@ HTML_HOOKS = FormatHooks(
     select=select_html_content,
     check=check_html_selectors,
     counted_text=counted_text,
+    tags=tag_spans,
 )
 
 

@@ -42,9 +42,9 @@ from outline_splitter.detectors.lines import blocks
 from outline_splitter.kinds import GAP, GROUP
 from outline_splitter.nodes import Node, Trait, TraitBit, leads_in
 from outline_splitter.packing.ancestry import Ancestry
-from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, Level, split_leaf
+from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
 from outline_splitter.packing.sentences import Span
-from outline_splitter.packing.view import ChunkView, fits
+from outline_splitter.packing.view import ChunkView, Level, fits
 
 
 class Barrier(enum.Enum):

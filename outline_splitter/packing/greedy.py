@@ -220,7 +220,7 @@ class _GreedyPacker:
         """The sentences of a whole `PROSE` leaf atom (just the atom if it has one)."""
         if atom.piece or Trait.PROSE not in atom.node.traits or atom.node.children:
             return [atom]
-        if len(sentences(self.view.source, atom.start, atom.end)) < 2:
+        if len(self.view.parts(sentences, atom.start, atom.end, self.chunk_size)) < 2:
             return [atom]  # one sentence: cut at words it would be cut inside a sentence
         parts = split_leaf(self.view, atom.start, atom.end, self.chunk_size, PROSE_LEVELS[:1])
         return [Piece(a, b, atom.node, atom.ancestors) for a, b in parts]
@@ -231,7 +231,7 @@ class _GreedyPacker:
         pieces that fit; just the piece if not even its first line fits with them (a
         definition's signature keeps the first lines of its long docstring)."""
         levels = LINE_LEVELS if Trait.LINES in atom.node.traits else PROSE_LEVELS
-        ends = [b for _, b in levels[0](self.view.source, atom.start, atom.end)][:-1]
+        ends = [b for _, b in self.view.parts(levels[0], atom.start, atom.end, self.chunk_size)][:-1]
         low, _ = last_holding(lambda i: self.fits(lead_start, ends[i]), -1, len(ends))  # ends[low] fits with them
         head = self.view.trim(atom.start, ends[low]) if low >= 0 else (atom.start, atom.start)
         if head[0] >= head[1]:

@@ -10,13 +10,13 @@ longest runs of whole words that fit are found by galloping search.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import pairwise
 
 from outline_splitter.detectors.lines import line_starts
 from outline_splitter.packing.even import even_pair
 from outline_splitter.packing.sentences import Span, sentences
-from outline_splitter.packing.view import ChunkView, fits
+from outline_splitter.packing.view import ChunkView, Level, fits
 from outline_splitter.search import last_holding
 from outline_splitter.tokens.base import ESTIMATE_MARGIN
 
@@ -47,7 +47,6 @@ def lines(source: str, start: int, end: int) -> list[Span]:
     return out
 
 
-Level = Callable[[str, int, int], list[Span]]
 PROSE_LEVELS: tuple[Level, ...] = (sentences, lines)
 LINE_LEVELS: tuple[Level, ...] = (lines, sentences)
 
@@ -63,7 +62,7 @@ def split_leaf(view: ChunkView, start: int, end: int, limit: int, levels: tuple[
     stylesheet costs one search per chunk, not a count per line."""
     if not levels:
         return group_words(view, start, end, limit)
-    parts = levels[0](view.source, start, end)
+    parts = view.parts(levels[0], start, end, limit)
     if len(parts) <= 1:
         return split_leaf(view, start, end, limit, levels[1:])
     ends = [b for _, b in parts]

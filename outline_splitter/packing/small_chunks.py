@@ -127,7 +127,7 @@ def _words_taken(
     """`other` and `span` in document order after `span` takes the fewest words of the
     edge atom of `other` next to it, or None if no such take fits."""
     edge = other.atoms[-1] if other_first else other.atoms[0]
-    points = _cut_points(view, edge)
+    points = _cut_points(view, edge, limit)
     if points is None or (other_first and len(other.atoms) <= other.opening) or (not other_first and other.opening):
         return None
     starts, ends = points
@@ -155,7 +155,7 @@ def _words_taken(
     return None
 
 
-def _cut_points(view: ChunkView, atom: Atom) -> tuple[Sequence[int], Sequence[int]] | None:
+def _cut_points(view: ChunkView, atom: Atom, limit: int) -> tuple[Sequence[int], Sequence[int]] | None:
     """The starts and ends of the units `atom` may be cut between: its lines if it is
     code or verbatim text of more than one line, else its words; None if it is not a leaf (or a piece of one),
     leads what follows, lies in a node that must not be broken or is raw markup, whole."""
@@ -167,7 +167,7 @@ def _cut_points(view: ChunkView, atom: Atom) -> tuple[Sequence[int], Sequence[in
     if node.unbuilt_kinds and node.expand is not None:  # children not built yet: no leaf either
         return None
     if node.traits & (Trait.VERBATIM | Trait.LINES) or (above is not None and above.verbatim is not None):
-        spans = [view.trim(a, b) for a, b in lines(view.source, atom.start, atom.end)]
+        spans = [view.trim(a, b) for a, b in view.parts(lines, atom.start, atom.end, limit)]
         spans = [(a, b) for a, b in spans if a < b]
         if len(spans) > 1:  # (a piece of one line over the budget is cut at words)
             return [a for a, _ in spans], [b for _, b in spans]

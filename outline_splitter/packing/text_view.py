@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Protocol
 
-from outline_splitter.packing.view import word_bounds
+from outline_splitter.packing.sentences import Span
+from outline_splitter.packing.view import Level, word_bounds
 from outline_splitter.tokens.base import SpanCounter
 
 
@@ -78,6 +79,9 @@ class RenderedView:
 
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
         return word_bounds(self.source, start, end)  # a cut inside a tag is trimmed to text
+
+    def parts(self, level: Level, start: int, end: int, limit: int) -> list[Span]:
+        return level(self.source, start, end)  # (as a word's, a cut inside a tag is trimmed to text)
 
     def reach(self, start: int, tokens: int) -> int | None:
         if self._reach is None:

@@ -14,7 +14,11 @@ from collections.abc import Callable, Sequence
 from itertools import chain, pairwise
 from typing import Protocol
 
+from outline_splitter.packing.sentences import Span
 from outline_splitter.tokens.base import ESTIMATE_MARGIN, SpanCounter
+
+# A way to cut a span into parts that cover it: sentences, lines.
+Level = Callable[[str, int, int], list[Span]]
 
 
 class ChunkView(Protocol):
@@ -43,6 +47,12 @@ class ChunkView(Protocol):
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
         """The starts and the ends of the words of `[start, end)`, the finest cuts above
         tokens: runs of non-space characters, in a markup source never cut inside a tag."""
+        ...
+
+    def parts(self, level: Level, start: int, end: int, limit: int) -> list[Span]:
+        """The parts `level` cuts `[start, end)` into (its sentences, its lines), joined
+        across every cut the source rules out for a budget of `limit` tokens (in markup,
+        one inside a tag that fits it): the only cuts of a level the packer chooses from."""
         ...
 
     def estimates(self, bounds: Sequence[int]) -> list[int] | None:
@@ -139,6 +149,9 @@ class SourceView:
 
     def words(self, start: int, end: int) -> tuple[Sequence[int], Sequence[int]]:
         return word_bounds(self.source, start, end)
+
+    def parts(self, level: Level, start: int, end: int, limit: int) -> list[Span]:
+        return level(self.source, start, end)
 
     def blank_side(self, start: int, end: int) -> int:
         return 0  # a trimmed slice of plain source always shows something
