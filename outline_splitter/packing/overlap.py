@@ -8,6 +8,8 @@ Unless `across_sections`, an overlap never crosses a section boundary: it is emp
 the two chunks meet at one (the first chunk of a section shares nothing of the section
 before), and otherwise stays inside the section where they meet, out of the sections
 around or inside it, so an embedding of a chunk with its overlap is of one section.
+With `hierarchy=True`, `hierarchy.confine_overlaps` then empties an overlap that would
+cross a parent's boundary.
 """
 
 from __future__ import annotations
