@@ -1,6 +1,7 @@
 """`hierarchy=True, parents="outline"`: parent chunks for the sections too large for one
 chunk that name their parts (seed 002). (The default, parents that hold their section's
-text, is `text_parents`; both find the broken sections and the leaves' owners here.)
+text, is `text_parents`; both find the broken sections and the leaves' owners here, and
+`confine_overlaps` keeps the leaves' overlaps inside the parents of either.)
 
 A section is *broken* when more than one leaf chunk holds part of it. Each broken
 section yields a parent chunk whose text is the section's heading, then its opening leaf
@@ -26,6 +27,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from outline_splitter.assembly import Assembly, Draft
@@ -396,6 +398,27 @@ def in_order(keyed: list[tuple[tuple[int, ...], Draft]]) -> list[Draft]:
     for index, chunk in enumerate(chunks):
         chunk.metadata["index"] = index
     return chunks
+
+
+def confine_overlaps(chunks: list[Draft]) -> list[Draft]:
+    """`chunks` (leaves and parents, in order) with each leaf's overlaps kept inside its
+    parent: a leaf shares text with a neighbouring leaf only where that neighbour lies in
+    the leaf's parent, so the parent's text holds the leaf with its overlaps, and a
+    merge into the parent loses none of them. (A parent spans whole leaves, so the
+    overlap, part of the neighbour, is inside the parent exactly when the neighbour is.)"""
+    spans = {c.metadata["id"]: (c.start_pos, c.end_pos) for c in chunks if c.metadata.get("role") == "parent"}
+    leaves = [chunk for chunk in chunks if chunk.metadata.get("role") != "parent"]
+    for before, after in pairwise(leaves):
+        if after.start_overlap and not _inside(before, spans.get(after.metadata.get("parent_id") or "")):
+            after.start_overlap = ""
+        if before.end_overlap and not _inside(after, spans.get(before.metadata.get("parent_id") or "")):
+            before.end_overlap = ""
+    return chunks
+
+
+def _inside(leaf: Draft, span: tuple[int, int] | None) -> bool:
+    """Whether `leaf` lies in `span` (None: no parent, no bound)."""
+    return span is None or (span[0] <= leaf.start_pos and leaf.end_pos <= span[1])
 
 
 def _all_leaves(section: _Section) -> Iterable[int]:

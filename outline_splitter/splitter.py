@@ -19,7 +19,7 @@ from outline_splitter.documents import (
     parts_of,
 )
 from outline_splitter.gc_pause import paused_gc
-from outline_splitter.hierarchy import ParentBudget, build_hierarchy
+from outline_splitter.hierarchy import ParentBudget, build_hierarchy, confine_overlaps
 from outline_splitter.models import OutlineNode, TextChunk
 from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.options import AUTO, OPTION_NAMES, SplitterKwargs, SplitterOptions, with_option_parameters
@@ -439,11 +439,12 @@ class OutlineTextSplitter:
 
     def _hierarchy(self, assembly: Assembly, leaves: list[Draft], reserve: int) -> list[Draft]:
         """`leaves` with their parents (`hierarchy=True`): ones that hold their section's
-        text (`parents="text"`) or that name its parts (`"outline"`)."""
+        text (`parents="text"`) or that name its parts (`"outline"`); either way each
+        leaf's overlaps stay inside its parent."""
         if self.options.parents == "text":
-            return build_text_parents(assembly, leaves, self.options.parent_budget)
+            return confine_overlaps(build_text_parents(assembly, leaves, self.options.parent_budget))
         budget = ParentBudget(self.options.chunk_size - reserve, self.options.context_in_budget, self.tokenizer.count)
-        return build_hierarchy(assembly, leaves, budget)
+        return confine_overlaps(build_hierarchy(assembly, leaves, budget))
 
 
 def _mark_header_levels(root: Node, levels: tuple[int, ...]) -> None:

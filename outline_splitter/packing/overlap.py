@@ -4,10 +4,15 @@ chunk (`start_overlap`, `end_overlap`) and never part of its `text`.
 `start_overlap` is the longest tail of the previous chunk within `chunk_overlap` tokens
 that starts at a word and not inside a `VERBATIM` node (a code block); `end_overlap` is
 the longest head of the next chunk within `chunk_overlap` tokens that ends at a word.
+Where no word break lies within reach (a base64 or URL-encoded run, a long YAML value),
+the overlap is cut at a character inside the word, as a chunk is, within the same
+budget; a word that shows nothing (a tag in a markup source) is never cut so.
 Unless `across_sections`, an overlap never crosses a section boundary: it is empty where
 the two chunks meet at one (the first chunk of a section shares nothing of the section
 before), and otherwise stays inside the section where they meet, out of the sections
 around or inside it, so an embedding of a chunk with its overlap is of one section.
+With `hierarchy=True`, `hierarchy.confine_overlaps` then empties an overlap that would
+cross a parent's boundary.
 """
 
 from __future__ import annotations
@@ -37,9 +42,14 @@ def _code_spans(span: PackedSpan) -> list[tuple[int, int]]:
 
 def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the previous chunk's shared tail starts (`span.end` if nothing is shared)."""
-    starts, _ = view.words(span.start, span.end)
+    starts, ends = view.words(span.start, span.end)
     low = bisect_left(range(len(starts)), True, key=lambda i: view.count(starts[i], span.end, overlap) <= overlap)
-    start = starts[low] if low < len(starts) else span.end
+    if low < len(starts):
+        start = starts[low]
+    elif starts and not view.blank_side(starts[-1], ends[-1]):  # no word start within reach
+        start = _tail_in_word(view, starts[-1], span.end, overlap)
+    else:
+        start = span.end
     for block_start, block_end in _code_spans(span):
         if block_start < start < block_end:
             start = view.trim(block_end, span.end)[0] if block_end < span.end else span.end
@@ -48,9 +58,36 @@ def tail_start(span: PackedSpan, view: ChunkView, overlap: int) -> int:
 
 def head_end(span: PackedSpan, view: ChunkView, overlap: int) -> int:
     """Where the next chunk's shared head ends (`span.start` if nothing is shared)."""
-    _, ends = view.words(span.start, span.end)
+    starts, ends = view.words(span.start, span.end)
     low, _ = last_holding(lambda n: view.count(span.start, ends[n - 1], overlap) <= overlap, 0, len(ends) + 1)
-    return ends[low - 1] if low > 0 else span.start
+    if low > 0:
+        return ends[low - 1]
+    if starts and not view.blank_side(starts[0], ends[0]):  # no word end within reach
+        return _head_in_word(view, span.start, ends[0], overlap)
+    return span.start
+
+
+def _tail_in_word(view: ChunkView, word_start: int, end: int, overlap: int) -> int:
+    """The start of the longest tail of `[word_start, end)` (a word too long for the
+    overlap) within `overlap` tokens, cut at a character as a chunk is where no word
+    break fits (`end` if not a character fits)."""
+    inside = range(word_start + 1, end)
+    at = bisect_left(inside, True, key=lambda p: view.count(p, end, overlap) <= overlap)
+    if at == len(inside):
+        return end
+    return inside[at] + 1 if _splits_pair(view.source, inside[at]) else inside[at]
+
+
+def _head_in_word(view: ChunkView, start: int, word_end: int, overlap: int) -> int:
+    """The end of the longest head of `[start, word_end)` (a word too long for the
+    overlap) within `overlap` tokens, cut at a character (`start` if none fits)."""
+    end, _ = last_holding(lambda p: view.count(start, p, overlap) <= overlap, start, word_end)
+    return end - 1 if end > start and _splits_pair(view.source, end) else end
+
+
+def _splits_pair(source: str, position: int) -> bool:
+    """Whether a cut at `position` falls inside a surrogate pair (a cut never does)."""
+    return "\udc00" <= source[position] <= "\udfff"
 
 
 def _shared_section(previous: PackedSpan, following: PackedSpan) -> tuple[int, int] | None:
