@@ -109,7 +109,9 @@ def test_each_bad_item_is_a_result_naming_it_and_the_run_goes_on(tmp_path: Path,
     assert [r.ok for r in results] == [True, False, False, False, False, False, False, True]
     assert results[1].describe().startswith("item 1: TypeError:") and "int" in results[1].describe()
     assert results[2].describe() == f"{tmp_path / 'missing.md'}: no such file or directory"
-    assert results[3].error == "cannot decode as utf-8 (byte 7: invalid start byte)"
+    assert results[3].error == (
+        "cannot decode as utf-8 (byte 7: invalid start byte); decode_errors='replace' reads such bytes as U+FFFD"
+    )
     assert "extension" in (results[4].error or "") and results[4].source == str(tmp_path / "image.bin")
     assert results[5].error == "a dangling symbolic link"
     assert (results[6].error or "").startswith("ValueError: doc_type 'klingon' is not known")
