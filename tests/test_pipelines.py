@@ -342,3 +342,27 @@ def test_every_framework_front_end_reads_web_pages_as_text_and_the_rest_as_sourc
             assert not _markup(document.page_content, texts[document.metadata["source"]])
         else:
             assert document.page_content in texts[document.metadata["source"]]
+    assert _other_entry_points(paths, options) == [text for _, text in expected]
+
+
+def _other_entry_points(paths: list[Path], options: dict[str, Any]) -> list[str]:
+    """The chunk texts `split_many`, Ray's batch mapper and the command line (`--html-output
+    text`) give the files under `options`, checked equal, in order (which read the bytes,
+    and keep the Latin-1 file with `decode_errors="replace"`, as the front ends' loader did)."""
+    import pyarrow as pa
+
+    from outline_splitter.cli import main
+    from outline_splitter.integrations.ray import ChunkRows
+
+    options = {**options, "decode_errors": "replace"}
+    many = [chunk.text for result in split_many(paths, workers=1, **options) for chunk in result.chunks]
+    batch = pa.table({"bytes": [path.read_bytes() for path in paths], "path": [str(path) for path in paths]})
+    rows = [row["text"] for row in ChunkRows("bytes", "path", [], "utf-8", options)(batch).to_pylist()]
+    out = paths[0].parent / "chunks.jsonl"
+    flags = ["--chunk-size", str(options["chunk_size"]), "--html-output", options["output"], "-o", str(out)]
+    flags += ["--decode-errors", "replace"]
+    assert main(["split", *flags, *map(str, paths)]) == 0
+    command_line = [json.loads(line)["text"] for line in out.read_text(encoding="utf-8").splitlines()]
+    out.unlink()
+    assert many == rows == command_line
+    return many
