@@ -20,27 +20,25 @@ from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Unpack
 
+from outline_splitter.bad_input import BadInput
 from outline_splitter.jobs import (
-    InputError,
     Job,
     SplitError,
     SplitResult,
     Splitters,
     failure_message,
     make_jobs,
-    read_path,
 )
 from outline_splitter.options import SplitterKwargs, with_option_parameters
 from outline_splitter.pool import Pool, StartFailed
 
 __all__ = [
-    "InputError",
+    "BadInput",
     "SplitError",
     "SplitResult",
     "Splitters",
     "default_workers",
     "failure_message",
-    "read_path",
     "split_many",
 ]
 
@@ -125,14 +123,15 @@ def split_many(
     splitting to them (one more helper) once the batch proves long (an item it splits
     itself is not isolated). With more than one, `splitter_args` must pickle (a
     tokenizer that is a lambda cannot). Results come in input order, or as they finish
-    with `ordered=False`. An item that fails (unsupported type, missing or undecodable
-    file, unknown extension, a worker that died on it) gives a result with `error` set
-    and the run goes on; with `strict=True` it raises `SplitError` instead. Bad
-    arguments raise `ValueError` at once. Closing the iterator (or leaving a `for` loop
-    over it and dropping it) stops the workers.
+    with `ordered=False`. An item that fails (unsupported type, a worker that died on
+    it, a file that cannot be split: its `error` in the words of docs/usage.md's table,
+    `bad_input.WORDS`; `decode_errors="replace"` keeps a file with bytes not in
+    `encoding`) gives a result with `error` set and the run goes on; with `strict=True`
+    it raises `SplitError` instead. Bad arguments raise `ValueError` at once. Closing the
+    iterator (or leaving a `for` loop over it and dropping it) stops the workers.
     """
     count = _worker_count(workers)
-    state = Splitters(dict(splitter_args), _checked_encoding(encoding))  # checks splitter_args once, here
+    state = Splitters(dict(splitter_args), encoding)  # checks splitter_args once, here
     jobs = make_jobs(items, state.default_doc_type)
     if count == 1:
         return _in_process(jobs, state, strict)
@@ -150,12 +149,6 @@ def _worker_count(workers: object) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be an integer >= 1 (or None for every core), not {workers!r}")
     return workers
-
-
-def _checked_encoding(encoding: object) -> str:
-    if not isinstance(encoding, str) or not encoding:
-        raise ValueError(f"encoding must be a codec name such as 'utf-8', not {encoding!r}")
-    return encoding
 
 
 def _checked(result: SplitResult, strict: bool) -> SplitResult:

@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import IO, Any, Literal, get_args, get_origin
 
 from outline_splitter import __version__
-from outline_splitter.batch import InputError, read_path, split_many
+from outline_splitter.bad_input import DANGLING, UNKNOWN_EXTENSION
+from outline_splitter.batch import split_many
 from outline_splitter.models import OutlineNode, TextChunk
-from outline_splitter.options import AUTO, OPTION_NAMES, SplitterOptions
-from outline_splitter.registry import FORMATS, doc_type_for_path, doc_types, resolve_doc_type
+from outline_splitter.options import AUTO, DECODE_ERRORS, OPTION_NAMES, SplitterOptions
+from outline_splitter.reading import check_encoding, read_input
+from outline_splitter.registry import FORMATS, doc_types, resolve_doc_type
 from outline_splitter.splitter import OutlineTextSplitter
 
 PROG = "outline-splitter"
@@ -51,16 +53,13 @@ class Inputs:
         """`"3 skipped: 2 unknown extension (.bin, .png), 1 dangling link"`, or `""`."""
         if not self.skipped:
             return ""
-        unknown = sorted({path.suffix or "no extension" for path, reason in self.skipped if reason == UNKNOWN})
+        unknown = sorted({path.suffix or "no extension" for path, why in self.skipped if why == UNKNOWN_EXTENSION})
         parts = []
         for reason, count in Counter(reason for _, reason in self.skipped).most_common():
-            if reason == UNKNOWN:  # which extensions, so a missing format is easy to spot
+            if reason == UNKNOWN_EXTENSION:  # which extensions, so a missing format is easy to spot
                 reason += f" ({', '.join(unknown[:5])}{', ...' if len(unknown) > 5 else ''})"
             parts.append(f"{count} {reason}")
         return f"{len(self.skipped)} skipped: {', '.join(parts)}"
-
-
-UNKNOWN = "unknown extension"
 
 
 def expand_inputs(paths: Sequence[Path], doc_type: str) -> Inputs:
@@ -77,7 +76,7 @@ def expand_inputs(paths: Sequence[Path], doc_type: str) -> Inputs:
         for entry in sorted(path.rglob("*")):
             suffix = entry.suffix.lower()
             if entry.is_symlink() and not entry.exists():
-                inputs.skipped.append((entry, "dangling link"))
+                inputs.skipped.append((entry, DANGLING))
             elif entry.is_dir():
                 continue
             elif not entry.is_file():
@@ -85,19 +84,16 @@ def expand_inputs(paths: Sequence[Path], doc_type: str) -> Inputs:
             elif suffix in wanted:
                 inputs.files.append(entry)
             else:
-                inputs.skipped.append((entry, UNKNOWN if suffix not in known else f"not {doc_type}"))
+                inputs.skipped.append((entry, UNKNOWN_EXTENSION if suffix not in known else f"not {doc_type}"))
     return inputs
 
 
 def splitter_options(args: argparse.Namespace) -> dict[str, Any]:
-    """`split_many` keyword arguments: the options given on the command line (the others
-    keep the model's defaults) and `--encoding`. `--html-output text` and the content
-    options apply to the formats that have them (HTML), the others are split whole, as
-    source; a format named outright that lacks them is an error."""
-    options = {name: getattr(args, name) for name in OPTION_NAMES if hasattr(args, name)}
-    if args.doc_type != AUTO:
-        SplitterOptions.of(**options)  # the checks of that one format, before any file is read
-    return {**options, "encoding": args.encoding}
+    """The options given on the command line (the others keep the model's defaults).
+    Under `--doc-type auto`, `--html-output text` and the content options apply to the
+    formats that have them (HTML) and the others are split as source, as in the Python
+    API (`SplitterOptions.for_format`); a format named outright that lacks them is an error."""
+    return {name: getattr(args, name) for name in OPTION_NAMES if hasattr(args, name)}
 
 
 def chunk_record(path: Path, chunk: TextChunk) -> dict[str, Any]:
@@ -202,7 +198,7 @@ def command_split(args: argparse.Namespace) -> int:
         # no more workers than files: one file is split in this process, with no pool to start;
         # by default (None) split_many starts helpers only once the work pays for them
         workers = min(args.workers, max(1, len(files))) if args.workers else None if len(files) > 1 else 1
-        results = split_many(files, workers=workers, **splitter_options(args))
+        results = split_many(files, workers=workers, encoding=args.encoding, **splitter_options(args))
     except ValueError as exc:
         return _error(str(exc))
     show_progress = _shows_progress(args, sizes)
@@ -266,16 +262,11 @@ def outline_tree(outline: OutlineNode, text: str, width: int) -> Any:
 def command_outline(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    if args.file.is_dir():
-        return _error(f"{args.file} is a directory: outline reads one file (split takes folders)")
     try:
-        doc_type = doc_type_for_path(args.file) if args.doc_type == "auto" else args.doc_type
-        try:
-            text = read_path(args.file, args.encoding)
-        except InputError as exc:
-            raise InputError(f"{args.file}: {exc}") from exc
+        named = None if args.doc_type == AUTO else args.doc_type
+        doc_type, text = read_input(args.file, named, check_encoding(args.encoding), args.decode_errors)
         outline = OutlineTextSplitter(doc_type=doc_type).outline(text)
-    except (InputError, ValueError) as exc:
+    except ValueError as exc:
         return _error(str(exc))
     # On a terminal rich fits the tree to its width; into a pipe or file nothing is cropped.
     console = Console() if sys.stdout.isatty() else Console(width=100_000, no_color=True)
@@ -289,17 +280,12 @@ def command_outline(args: argparse.Namespace) -> int:
 def command_view(args: argparse.Namespace) -> int:
     """Write the page of `outline_splitter.view` for one file."""
     try:
-        options = splitter_options(args)
-        encoding = options.pop("encoding")
-        if options["doc_type"] == AUTO:
-            options["doc_type"] = doc_type_for_path(args.file)
-        try:
-            text = read_path(args.file, encoding)
-        except InputError as exc:
-            raise InputError(f"{args.file}: {exc}") from exc
-        page = OutlineTextSplitter(**options).view(text, title=args.file.name, document_id=str(args.file))
+        splitter = OutlineTextSplitter(**splitter_options(args))
+        named = None if args.doc_type == AUTO else args.doc_type
+        doc_type, text = read_input(args.file, named, check_encoding(args.encoding), splitter.options.decode_errors)
+        page = splitter.splitter_for(doc_type).view(text, title=args.file.name, document_id=str(args.file))
         target = page.save(args.output_file or Path(args.file.name + ".html"))
-    except (InputError, ValueError, OSError) as exc:
+    except (ValueError, OSError) as exc:
         return _error(str(exc))
     print(f"{PROG}: wrote {target} ({page.summary()}, {len(page.html) / 1e6:.1f} MB)", file=sys.stderr)
     return 0
@@ -398,6 +384,10 @@ def _outline_command(outline: argparse.ArgumentParser) -> None:
         help=f"the file's format (default: from its extension; one of: {known})",
     )
     outline.add_argument("--encoding", default="utf-8", help="the file's text encoding (default utf-8)")
+    decode_errors = SplitterOptions.model_fields["decode_errors"]
+    outline.add_argument(
+        "--decode-errors", choices=DECODE_ERRORS, default=decode_errors.default, help=decode_errors.description
+    )
     outline.add_argument(
         "--width", type=int, default=60, metavar="N", help="characters of leaf text shown (default 60)"
     )

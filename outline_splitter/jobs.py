@@ -11,21 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from outline_splitter.bad_input import BadInput
 from outline_splitter.models import TextChunk
-from outline_splitter.options import AUTO, DEFAULT_DOC_TYPE, SplitterOptions
-from outline_splitter.reading import UndecodableError, read_text_file
-from outline_splitter.registry import doc_type_for_path, load_hooks, resolve_doc_type
+from outline_splitter.options import AUTO, DEFAULT_DOC_TYPE
+from outline_splitter.reading import check_encoding, read_input
 from outline_splitter.splitter import OutlineTextSplitter
-from outline_splitter.tokens import resolve_tokenizer
-
-# Options of the formats that can select content (HTML), left out for the others,
-# so one batch can mix HTML and Markdown.
-_CONTENT_OPTIONS = frozenset({"content", "include", "exclude"})
-
-
-class InputError(ValueError):
-    """An input file that cannot be split (missing, unreadable, undecodable); the message
-    says why, without the path (the result names it)."""
 
 
 @dataclass(frozen=True)
@@ -36,8 +26,8 @@ class SplitResult:
     - `index`: the item's position in the input (0-based).
     - `source`: the path for a path item, `metadata["source"]` for a document, else None.
     - `chunks`: the item's chunks (empty when it failed).
-    - `error`: None on success, else why it failed (`"TypeError: ..."`, or an
-      `InputError`'s message: `"no such file or directory"`, ...).
+    - `error`: None on success, else why it failed (`"TypeError: ..."`, or a bad
+      input's words, `bad_input.WORDS`: `"no such file or directory"`, ...).
     """
 
     index: int
@@ -106,36 +96,25 @@ def _is_document(item: object) -> bool:
 
 
 class Splitters:
-    """The splitters of one process, one per doc type, each built on first use; the
-    tokenizer is resolved once and shared."""
+    """The splitters of one process, one per doc type, each built on first use from the
+    options as they apply to its format (`OutlineTextSplitter.splitter_for`: under
+    `"auto"` a batch mixes formats, and `output` and the content options apply to the
+    formats that have them); the tokenizer is resolved once and shared."""
 
     def __init__(self, splitter_args: Mapping[str, Any], encoding: str) -> None:
         args = dict(splitter_args)
         # a batch's processes fill the cores: a thread per document beside each would only contend with them
         args.setdefault("encode_in_background", False)
-        doc_type = args.pop("doc_type", None)
-        # None: texts are DEFAULT_DOC_TYPE and paths go by their extension
+        # no doc_type: a batch of mixed formats, "auto" (texts are DEFAULT_DOC_TYPE, paths go by their extension)
+        args.setdefault("doc_type", AUTO)
+        self._splitter = OutlineTextSplitter(**args)  # bad arguments fail here, once
+        doc_type = self._splitter.options.doc_type
         self.default_doc_type: str | None = None if doc_type == AUTO else doc_type
-        # a batch mixes formats: `output` and the content options apply to the formats that have them
-        options = SplitterOptions.of(**args, doc_type=AUTO)
-        self._output: str | None = args.pop("output", None)
-        args["tokenizer"] = resolve_tokenizer(options.tokenizer)
-        self._args = args
-        self._encoding = encoding
-        self._built: dict[str, OutlineTextSplitter] = {}
-        self.splitter(self.default_doc_type or DEFAULT_DOC_TYPE)  # bad arguments fail here, once
+        self._encoding = check_encoding(encoding)
+        self.splitter(self.default_doc_type or DEFAULT_DOC_TYPE)  # an option the format lacks fails here, once
 
     def splitter(self, doc_type: str) -> OutlineTextSplitter:
-        built = self._built.get(doc_type)
-        if built is None:
-            fmt = resolve_doc_type(doc_type)
-            output = self._output if self._output in fmt.outputs else None
-            args = self._args
-            if load_hooks(fmt).select is None:  # content, include, exclude: HTML's options
-                args = {name: value for name, value in args.items() if name not in _CONTENT_OPTIONS}
-            built = OutlineTextSplitter(doc_type=doc_type, output=output, **args)
-            self._built[doc_type] = built
-        return built
+        return self._splitter.splitter_for(doc_type)
 
     def run(self, job: Job) -> SplitResult:
         """The job's result; any exception becomes the result's error."""
@@ -148,27 +127,13 @@ class Splitters:
         if job.path is None:
             assert job.text is not None
             return self.splitter(job.doc_type or DEFAULT_DOC_TYPE).split(job.text)
-        path = Path(job.path)
-        text = read_path(path, self._encoding)
-        splitter = self.splitter(job.doc_type or doc_type_for_path(path))
-        return splitter.split(text, document_id=job.path, source=job.path)
+        decode_errors = self._splitter.options.decode_errors
+        doc_type, text = read_input(Path(job.path), job.doc_type, self._encoding, decode_errors)
+        return self.splitter(doc_type).split(text, document_id=job.path, source=job.path)
 
 
 def failure_message(exc: Exception) -> str:
-    """Why an item failed, as its result (or Ray's error row) says it: an input's own
-    reason (`"no such file or directory"`, `"cannot decode as utf-8 (...)"`), else the
-    exception's type and message."""
-    return str(exc) if isinstance(exc, (InputError, UndecodableError)) else f"{type(exc).__name__}: {exc}"
-
-
-def read_path(path: Path, encoding: str) -> str:
-    """A file's text; `InputError` saying why when it cannot be read or decoded."""
-    try:
-        return read_text_file(path, encoding)
-    except UndecodableError as exc:
-        raise InputError(str(exc)) from exc
-    except FileNotFoundError as exc:
-        reason = "a dangling symbolic link" if path.is_symlink() else "no such file or directory"
-        raise InputError(reason) from exc
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or exc})") from exc
+    """Why an item failed, as its result (or Ray's error row) says it: a bad input's
+    words (`bad_input.WORDS`: the result names the file), else the exception's type and
+    message."""
+    return exc.words if isinstance(exc, BadInput) else f"{type(exc).__name__}: {exc}"

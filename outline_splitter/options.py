@@ -34,6 +34,7 @@ from outline_splitter.tokens import resolve_tokenizer
 AUTO = "auto"
 CONTENT = ("all", "main")
 PARENTS = ("text", "outline")
+DECODE_ERRORS = ("strict", "replace")
 # parent_chunk_size's default, in chunk sizes: a parent of 4 leaves' worth of tokens (see docs/retrieval.md)
 PARENT_CHUNKS = 4
 
@@ -155,6 +156,9 @@ class SplitterOptions(BaseModel):
     default"""
     id_prefix: OptionalText = None
     """the document id that goes into every chunk id, instead of the document's own"""
+    decode_errors: Annotated[Literal["strict", "replace"], _one_of(*DECODE_ERRORS)] = "strict"
+    """where a file is read (split_file, split_many, the command line, Ray's bytes): strict, a byte that does not decode
+    fails the file; replace, it is read as U+FFFD (offsets are into the decoded text)"""
     content: Annotated[Literal["all", "main"], _one_of(*CONTENT)] = "all"
     """HTML: all of the page, or main: its main content without navigation and widgets"""
     include: Names = ()
@@ -272,6 +276,21 @@ class SplitterOptions(BaseModel):
             )
         return self.output
 
+    def for_format(self, fmt: DocFormat) -> SplitterOptions:
+        """The options a document of `fmt` is split with. Under `"auto"` (a folder of
+        mixed formats) `output` and `content` / `include` / `exclude` apply to the formats
+        that have them (HTML's text mode, its main content) and the others keep their
+        defaults: source form, the whole document. A named format is held to every
+        option (`check_format`'s `ValueError` naming it)."""
+        changes: dict[str, Any] = {"doc_type": fmt.name}
+        if self.doc_type == AUTO:
+            if self.output is not None and self.output not in fmt.outputs:
+                changes["output"] = None
+            if self.chooses_content and load_hooks(fmt).select is None:
+                changes.update(content="all", include=(), exclude=())
+        fields = {name: getattr(self, name) for name in SplitterOptions.model_fields}
+        return SplitterOptions.of(**(fields | changes))
+
     @property
     def chooses_content(self) -> bool:
         """Whether `content`, `include` or `exclude` ask for less than the whole document."""
@@ -334,6 +353,7 @@ class SplitterKwargs(TypedDict, total=False):
     separators: Sequence[str]
     output: str | None
     id_prefix: str | None
+    decode_errors: str
     content: str
     include: Sequence[str]
     exclude: Sequence[str]

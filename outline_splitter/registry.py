@@ -18,6 +18,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from outline_splitter.bad_input import UNKNOWN_EXTENSION, bad_input
 from outline_splitter.nodes import Node
 from outline_splitter.references import load_reference
 from outline_splitter.tokens.counters import DetectorSpeed
@@ -216,16 +217,14 @@ def resolve_doc_type(doc_type: str) -> DocFormat:
 
 
 def doc_type_for_path(path: str | Path) -> str:
-    """The doc type for a file, by extension (`ValueError` naming the path if none fits)."""
+    """The doc type for a file, by extension (`BadInput`, unknown extension, naming the
+    path if none fits)."""
     suffix = Path(path).suffix.lower()
     for fmt in FORMATS:
         if suffix in fmt.extensions:
             return fmt.name
-    known = sorted(ext for fmt in FORMATS for ext in fmt.extensions)
-    raise ValueError(
-        f"cannot tell the doc_type of {str(path)!r} from its extension {suffix!r}; "
-        f"known extensions: {', '.join(known)} (or pass doc_type explicitly)"
-    )
+    known = ", ".join(sorted(ext for fmt in FORMATS for ext in fmt.extensions))
+    raise bad_input(UNKNOWN_EXTENSION, extension=suffix, known=known).named(str(path))
 
 
 @cache

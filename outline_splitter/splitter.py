@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path, PurePath
@@ -27,7 +28,7 @@ from outline_splitter.packing import ChunkView, SourceView, pack_outline
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.overlap import overlaps
 from outline_splitter.page_markers import PageMap, mark_page_markers, page_map
-from outline_splitter.reading import UndecodableError, check_decoding, read_text_file
+from outline_splitter.reading import check_encoding, read_input
 from outline_splitter.registry import (
     DocFormat,
     doc_type_for_path,
@@ -57,6 +58,7 @@ class OutlineTextSplitter:
         doc_type = self.options.doc_type
         self._format: DocFormat | None = None if doc_type == AUTO else resolve_doc_type(doc_type)
         self.tokenizer: Tokenizer = resolve_tokenizer(self.options.tokenizer)
+        self._by_format: dict[str, OutlineTextSplitter] = {}
 
     def __getattr__(self, name: str) -> Any:
         # only reached for names the instance lacks: the options, read as attributes
@@ -92,8 +94,6 @@ class OutlineTextSplitter:
 
     def _detect(self, text: str, fmt: DocFormat) -> Node:
         """The outline of `text` as `fmt`'s detector gives it, checked."""
-        if self._format is None:  # "auto": the options are checked against each file's format
-            self.options.check_format(fmt)
         root = load_detector(fmt)(text)
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
@@ -162,14 +162,35 @@ class OutlineTextSplitter:
             raise ValueError(f"document_id must be a str, not {type(document_id).__name__}")
         if source is not None and not isinstance(source, str):
             raise ValueError(f"source must be a str or None, not {type(source).__name__}")
-        fmt = self._format or self._format_of_file(file_name)
-        return self._split_fitting(text, fmt, document_id, overlap_in_text=overlap_in_text, source=source)
+        splitter = self._splitter_of_file(file_name)
+        return splitter._split_fitting(
+            text, splitter._require_format(), document_id, overlap_in_text=overlap_in_text, source=source
+        )
 
-    def _format_of_file(self, file_name: str | None) -> DocFormat:
-        """The format of `file_name` under `"auto"` (`ValueError` naming `doc_type` without one)."""
+    def splitter_for(self, doc_type: str) -> OutlineTextSplitter:
+        """The splitter a document of `doc_type` is split with: this one where that is its
+        format, else one of that format with the options that apply to it (built once;
+        `SplitterOptions.for_format`: under `"auto"`, `output` and the content options
+        apply to the formats that have them; a `ValueError` naming an option that format
+        cannot honour otherwise)."""
+        fmt = resolve_doc_type(doc_type)
+        if fmt == self._format:
+            return self
+        built = self._by_format.get(fmt.name)
+        if built is None:
+            built = copy.copy(self)  # (a subclass's own settings too; the tokenizer is shared)
+            built.options, built._format, built._by_format = self.options.for_format(fmt), fmt, {}
+            self._by_format[fmt.name] = built
+        return built
+
+    def _splitter_of_file(self, file_name: str | None) -> OutlineTextSplitter:
+        """The splitter of the file `file_name`: this one for a named format; under
+        `"auto"`, that of its extension's format (`ValueError` naming `doc_type` without a name)."""
+        if self._format is not None:
+            return self
         if file_name is None:
-            return self._require_format()
-        return resolve_doc_type(doc_type_for_path(file_name))
+            self._require_format()
+        return self.splitter_for(doc_type_for_path(str(file_name)))
 
     def view(self, text: str, *, title: str = "", document_id: str = "") -> SplitView:
         """The split of `text` shown as a self-contained HTML page (`outline_splitter.view`):
@@ -223,26 +244,23 @@ class OutlineTextSplitter:
             title=title,
         )
 
-    def split_file(self, path: str | Path, encoding: str = "utf-8", errors: str = "strict") -> list[TextChunk]:
+    def split_file(self, path: str | Path, encoding: str = "utf-8") -> list[TextChunk]:
         """Chunks of a file; with `doc_type="auto"` the format comes from its extension.
 
-        Bytes that do not decode raise a `ValueError` naming the file and the byte
-        offset, unless `errors` names another codec error handler (`"replace"` reads
-        them as U+FFFD). A leading BOM is dropped: offsets are into the decoded text
-        after it (`outline_splitter.reading`)."""
-        check_decoding(encoding, errors)
-        fmt = self._format or resolve_doc_type(doc_type_for_path(path))
-        try:
-            text = read_text_file(Path(path), encoding, errors)
-        except UndecodableError as exc:
-            raise ValueError(f"{path}: {exc}; pass errors='replace' to read such bytes as U+FFFD") from exc
-        return self._split_fitting(text, fmt, str(path), source=str(path))
+        A file that cannot be split raises a `ValueError` (`bad_input.BadInput`) naming
+        it, in the words of docs/usage.md's table: a directory, a missing file, an
+        unknown extension, a binary file, bytes that do not decode in `encoding` (unless
+        `decode_errors="replace"`, which reads them as U+FFFD). A leading BOM is dropped:
+        offsets are into the decoded text after it (`outline_splitter.reading`). An empty
+        file has no chunks."""
+        named = None if self._format is None else self._format.name
+        doc_type, text = read_input(Path(path), named, check_encoding(encoding), self.options.decode_errors)
+        splitter = self.splitter_for(doc_type)
+        return splitter._split_fitting(text, splitter._require_format(), str(path), source=str(path))
 
-    def split_files(
-        self, paths: Iterable[str | Path], encoding: str = "utf-8", errors: str = "strict"
-    ) -> list[TextChunk]:
+    def split_files(self, paths: Iterable[str | Path], encoding: str = "utf-8") -> list[TextChunk]:
         """`split_file` of each path, one list in order (each chunk's `source` says whose)."""
-        return [chunk for path in paths for chunk in self.split_file(path, encoding, errors)]
+        return [chunk for path in paths for chunk in self.split_file(path, encoding)]
 
     def split_documents(self, documents: Iterable[D], chunk_header: str | None = None) -> list[D]:
         """One document per chunk of each document's `page_content`, of the input's own
@@ -260,8 +278,9 @@ class OutlineTextSplitter:
             check_document(document)
             file_name = file_name_of(document.metadata)
             document_id = self.options.id_prefix or file_name or ""
-            fmt = self._format or self._format_of_file(file_name)
-            chunks = self._split_fitting(document.page_content, fmt, document_id, header=header)
+            splitter = self._splitter_of_file(file_name)
+            fmt = splitter._require_format()
+            chunks = splitter._split_fitting(document.page_content, fmt, document_id, header=header)
             out.extend(parts_of(document, [(header + chunk.text, chunk.metadata) for chunk in chunks]))
         return out
 

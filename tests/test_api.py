@@ -139,12 +139,11 @@ def test_chunk_fields():
 def test_split_file_names_the_file_and_byte_it_cannot_decode(tmp_path):
     path = tmp_path / "bad.md"
     path.write_bytes(b"# Title\n\nok \xff\xfe here\n")
-    with pytest.raises(ValueError, match=r"bad\.md.*byte 12.*errors='replace'"):
+    with pytest.raises(ValueError, match=r"bad\.md.*byte 12.*decode_errors='replace'"):
         OutlineTextSplitter(doc_type="auto").split_file(path)
-    chunks = OutlineTextSplitter(doc_type="auto").split_file(path, errors="replace")
+    chunks = OutlineTextSplitter(doc_type="auto", decode_errors="replace").split_file(path)
     assert "ok \ufffd\ufffd here" in chunks[0].text
-    with pytest.raises(ValueError, match="errors"):
-        OutlineTextSplitter(doc_type="auto").split_file(path, errors="no-such-handler")
+    assert chunks[0].text == path.read_text(encoding="utf-8", errors="replace")[chunks[0].start_pos : chunks[0].end_pos]
     with pytest.raises(ValueError, match="encoding"):
         OutlineTextSplitter(doc_type="auto").split_file(path, encoding="no-such-codec")
 

@@ -15,6 +15,7 @@ import pytest
 
 from outline_splitter import Document, OutlineTextSplitter, SplitError, SplitResult, batch, split_many
 from outline_splitter import pool as pool_module
+from outline_splitter.cli import main
 from outline_splitter.jobs import Job, Splitters
 from outline_splitter.pool import Pool
 from tests.conftest import corpus_files
@@ -109,7 +110,9 @@ def test_each_bad_item_is_a_result_naming_it_and_the_run_goes_on(tmp_path: Path,
     assert [r.ok for r in results] == [True, False, False, False, False, False, False, True]
     assert results[1].describe().startswith("item 1: TypeError:") and "int" in results[1].describe()
     assert results[2].describe() == f"{tmp_path / 'missing.md'}: no such file or directory"
-    assert results[3].error == "cannot decode as utf-8 (byte 7: invalid start byte)"
+    assert results[3].error == (
+        "cannot decode as utf-8 (byte 7: invalid start byte); decode_errors='replace' reads such bytes as U+FFFD"
+    )
     assert "extension" in (results[4].error or "") and results[4].source == str(tmp_path / "image.bin")
     assert results[5].error == "a dangling symbolic link"
     assert (results[6].error or "").startswith("ValueError: doc_type 'klingon' is not known")
@@ -192,6 +195,21 @@ def test_output_applies_to_the_formats_that_have_it():
     html, markdown = split_many(items, workers=1, output="text")
     assert html.chunks[0].text == "T\nHello world."
     assert markdown.chunks[0].text == "# Notes\n\nSome *text*."
+
+
+def test_output_text_for_a_format_named_outright_without_it_is_an_error_everywhere(tmp_path: Path, capsys):
+    """`doc_type="markdown", output="text"`: the one rule (`SplitterOptions.for_format`) is
+    lenient under "auto" only; a batch used to drop the option without a word."""
+    message = "output 'text' is not available for doc_type 'markdown'; allowed: source"
+    with pytest.raises(ValueError, match=message):
+        OutlineTextSplitter(doc_type="markdown", output="text")
+    with pytest.raises(ValueError, match=message):
+        split_many(["# Notes"], workers=1, doc_type="markdown", output="text")
+    path = tmp_path / "notes.md"
+    path.write_text("# Notes\n", encoding="utf-8")
+    assert main(["split", "--doc-type", "markdown", "--html-output", "text", str(path)]) == 2
+    assert message in capsys.readouterr().err
+    assert main(["split", "--html-output", "text", str(path)]) == 0  # (auto: Markdown stays source)
 
 
 def test_a_result_names_itself():

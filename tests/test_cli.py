@@ -252,4 +252,4 @@ def test_a_run_that_splits_nothing_exits_non_zero(tmp_path: Path):
 def test_outline_of_a_directory_says_it_is_one(tree: Path):
     done = run("outline", tree)
     assert done.returncode == 2
-    assert f"{tree} is a directory" in done.stderr and "extension" not in done.stderr
+    assert f"{tree}: a directory, not a file" in done.stderr and "extension" not in done.stderr

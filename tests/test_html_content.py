@@ -166,8 +166,10 @@ def test_bad_content_arguments_raise_value_errors():
         OutlineTextSplitter(doc_type="html", include="main")
     with pytest.raises(ValueError, match="exclude"):
         OutlineTextSplitter(doc_type="html", exclude=["main >>> p"]).split(PAGE)
-    with pytest.raises(ValueError, match="content"):
-        OutlineTextSplitter(doc_type="auto", content="main").split_file(__file__)
+    # under "auto" content applies to the formats that can choose it, as on the command line
+    # (SplitterOptions.for_format): this Python file is split whole, as source
+    whole = OutlineTextSplitter(doc_type="auto").split_file(__file__)
+    assert OutlineTextSplitter(doc_type="auto", content="main").split_file(__file__) == whole
 
 
 def test_the_command_line_takes_content(tmp_path, capsys):

@@ -45,6 +45,7 @@ BAD_VALUES: dict[str, tuple[Any, str, str | None]] = {
     "separators": (["bogus"], "separators: 'bogus' is not a node kind", "bogus"),
     "output": ("pdf", "output 'pdf' is not", "pdf"),
     "id_prefix": ("  ", "id_prefix must be a non-blank string or None", "  "),
+    "decode_errors": ("ignore", "decode_errors must be one of 'strict', 'replace', not 'ignore'", "ignore"),
     "content": ("some", "content must be one of 'all', 'main', not 'some'", "some"),
     "include": (["p["], "include", "p["),
     "exclude": ("nav", "exclude must be a sequence", None),

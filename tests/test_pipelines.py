@@ -9,9 +9,11 @@ The embeddings are deterministic fakes: nothing downloads."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import py_compile
+import re
 import shutil
 import sysconfig
 from pathlib import Path
@@ -212,3 +214,155 @@ def test_split_many_over_the_folder(folder: Path):
             assert result.chunks == splitter.split_file(paths[result.index])
             ids.extend(chunk.metadata["id"] for chunk in result.chunks)
     assert len(ids) == len(set(ids))
+
+
+# -- a mixed folder with web pages as text (issue 51) ------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+SCRIPT_OR_STYLE = re.compile(r"<(script|style)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+MARKUP = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*[\s/>]|<!--|<!DOCTYPE", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def web_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Markdown READMEs, saved web pages, Python modules, JSON and YAML, a PNG, an empty
+    file and a Latin-1 Markdown file: a folder as a new user has one."""
+    root = tmp_path_factory.mktemp("web-mixed")
+    for path in corpus_files("markdown", "*.md")[:6]:
+        shutil.copy(path, root / path.name)
+    for path in corpus_files("html-web", "*.html")[:8]:
+        shutil.copy(path, root / path.name)
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    for name in ("bisect.py", "colorsys.py"):
+        shutil.copy(stdlib / name, root / name)
+    services = [{"name": f"svc-{n}", "replicas": n, "ports": [80 + n, 443]} for n in range(40)]
+    (root / "settings.json").write_text(json.dumps({"services": services}, indent=2), encoding="utf-8")
+    (root / "deploy.yaml").write_text(
+        "".join(f"job-{n}:\n  image: app:{n}\n  args: [--port, '{8000 + n}']\n" for n in range(40)), encoding="utf-8"
+    )
+    (root / "logo.png").write_bytes(PNG)
+    (root / "empty.md").write_bytes(b"")
+    (root / "latin1.md").write_bytes(b"# Caf\xe9\n\nCr\xe8me br\xfbl\xe9e, the menu.\n\n## Prices\n\nFive euros.\n")
+    return root
+
+
+def _markup(text: str, html: str) -> list[str]:
+    """The tags and comments in `text` (a chunk of the page `html`), but for those the
+    page writes as text (`&lt;noun&gt;` is a reader's `<noun>`, a code sample's
+    `&lt;!DOCTYPE html&gt;` its `<!DOCTYPE html>`)."""
+    written = html.lower()
+    return [
+        tag.group()
+        for tag in MARKUP.finditer(text)
+        if "&lt;" + tag.group()[1:].rstrip(" \t\n/>").lower() not in written
+    ]
+
+
+def _script_and_style_lines(html: str) -> set[str]:
+    """The longer lines of a page's scripts and style sheets (text no reader sees)."""
+    return {
+        line.strip()
+        for match in SCRIPT_OR_STYLE.finditer(html)
+        for line in match.group(2).splitlines()
+        if len(line.strip()) >= 30
+    }
+
+
+def test_langchain_with_output_text_keeps_every_readable_file_and_reads_web_pages_as_text(web_folder: Path):
+    """`output="text"` under `doc_type="auto"` applies to the web pages and leaves every
+    other format in source form: nothing readable is dropped (a user reads the folder
+    keeping undecodable bytes as U+FFFD), the pages' chunks hold no markup and none of
+    their scripts or style sheets, the other files' chunks are exact source slices, the
+    same chunks as without `output`."""
+    from langchain_core.documents import Document
+
+    from outline_splitter.integrations.langchain import OutlineSplitter
+
+    paths = sorted(web_folder.iterdir())
+    sources = {str(path): path.read_bytes().decode("utf-8", "replace") for path in paths}
+    loaded = [Document(page_content=text, metadata={"source": name}) for name, text in sources.items()]
+    options: dict[str, Any] = {"doc_type": "auto", "chunk_size": CHUNK_SIZE, "chunk_overlap": OVERLAP}
+    splitter = OutlineSplitter(output="text", add_start_index=True, on_error="skip", **options)
+    documents = splitter.split_documents(loaded)
+
+    assert [Path(name).name for name, _ in splitter.failures] == ["logo.png"]
+    assert splitter.failures[0][1].startswith("unknown extension '.png'")
+    by_file: dict[str, list[Any]] = {}
+    for document in documents:
+        by_file.setdefault(document.metadata["source"], []).append(document)
+    readable = {name for name in sources if not name.endswith((".png", "empty.md"))}
+    assert set(by_file) == readable  # Markdown, pages, Python, JSON, YAML and the Latin-1 file
+    source_form = OutlineSplitter(on_error="skip", **options).split_documents(
+        [document for document in loaded if not document.metadata["source"].endswith(".html")]
+    )
+    assert [d.id for d in documents if not d.metadata["source"].endswith(".html")] == [d.id for d in source_form]
+    for name, chunks in by_file.items():
+        if not name.endswith(".html"):
+            for document in chunks:
+                start = document.metadata["start_index"]
+                assert sources[name][start : start + len(document.page_content)] == document.page_content
+            continue
+        hidden = _script_and_style_lines(sources[name])
+        for document in chunks:
+            assert not _markup(document.page_content, sources[name]), (name, document.page_content[:200])
+            assert not any(line in document.page_content for line in hidden), name
+    assert any("\ufffd" in document.page_content for document in by_file[str(web_folder / "latin1.md")])
+
+
+def test_every_framework_front_end_reads_web_pages_as_text_and_the_rest_as_source(web_folder: Path):
+    """LlamaIndex and Haystack honour `output="text"` under `"auto"` as LangChain does:
+    the same chunks (the same ids where the document is known by its file), page chunks
+    without markup, the other formats as source."""
+    from haystack import Document as HaystackDocument
+    from langchain_core.documents import Document
+    from llama_index.core import Document as LlamaDocument
+
+    from outline_splitter.integrations.haystack import OutlineDocumentSplitter
+    from outline_splitter.integrations.langchain import OutlineSplitter
+    from outline_splitter.integrations.llama_index import OutlineNodeParser
+
+    paths = [p for p in sorted(web_folder.iterdir()) if p.suffix in (".html", ".md", ".json") and p.stat().st_size]
+    texts = {str(path): path.read_bytes().decode("utf-8", "replace") for path in paths}
+    options: dict[str, Any] = {"doc_type": "auto", "chunk_size": CHUNK_SIZE, "output": "text"}
+    langchain = OutlineSplitter(**options).split_documents(
+        [Document(page_content=text, metadata={"source": name}) for name, text in texts.items()]
+    )
+    llama = OutlineNodeParser(**options).get_nodes_from_documents(
+        [LlamaDocument(text=text, metadata={"file_path": name}) for name, text in texts.items()]
+    )
+    haystack = OutlineDocumentSplitter(**options).run(
+        [HaystackDocument(content=text, meta={"file_path": name}) for name, text in texts.items()]
+    )["documents"]
+    expected = [(d.id, d.page_content) for d in langchain]
+    assert any(name.endswith(".html") for name in texts) and len(expected) > len(texts)
+    assert [node.text for node in llama] == [text for _, text in expected]
+    assert [(document.id, document.content) for document in haystack] == expected
+    for document in langchain:
+        if document.metadata["source"].endswith(".html"):
+            assert not _markup(document.page_content, texts[document.metadata["source"]])
+        else:
+            assert document.page_content in texts[document.metadata["source"]]
+    assert _other_entry_points(paths, options) == [text for _, text in expected]
+
+
+def _other_entry_points(paths: list[Path], options: dict[str, Any]) -> list[str]:
+    """The chunk texts `split_many`, Ray's batch mapper and the command line (`--html-output
+    text`) give the files under `options`, checked equal, in order (which read the bytes,
+    and keep the Latin-1 file with `decode_errors="replace"`, as the front ends' loader did)."""
+    import pyarrow as pa
+
+    from outline_splitter.cli import main
+    from outline_splitter.integrations.ray import ChunkRows
+
+    options = {**options, "decode_errors": "replace"}
+    many = [chunk.text for result in split_many(paths, workers=1, **options) for chunk in result.chunks]
+    batch = pa.table({"bytes": [path.read_bytes() for path in paths], "path": [str(path) for path in paths]})
+    rows = [row["text"] for row in ChunkRows("bytes", "path", [], "utf-8", options)(batch).to_pylist()]
+    out = paths[0].parent / "chunks.jsonl"
+    flags = ["--chunk-size", str(options["chunk_size"]), "--html-output", options["output"], "-o", str(out)]
+    flags += ["--decode-errors", "replace"]
+    assert main(["split", *flags, *map(str, paths)]) == 0
+    command_line = [json.loads(line)["text"] for line in out.read_text(encoding="utf-8").splitlines()]
+    out.unlink()
+    assert many == rows == command_line
+    return many

@@ -10,7 +10,11 @@ into a vector store, so each front end:
   `chunk_size` bounding the whole (`split(overlap_in_text=True)`);
 - emits metadata every common store accepts (`flat_metadata`), the nested form on request;
 - with `on_error="skip"`, skips a document that cannot be split (an unknown extension, a
-  binary file), logs it and lists it in `failures`, instead of stopping the whole run.
+  binary file), logs it and lists it in `failures`, instead of stopping the whole run; its
+  error is in the words every entry point uses (`bad_input.WORDS`, checked in the same
+  order: the extension, then the text);
+- applies `output="text"` (and `content`) under `doc_type="auto"` to the documents whose
+  format has it, as the Python API and the command line do (`SplitterOptions.for_format`).
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from outline_splitter.bad_input import BadInput, check_not_binary
 from outline_splitter.documents import file_name_of
 from outline_splitter.models import TextChunk
-from outline_splitter.options import SplitterKwargs
+from outline_splitter.options import AUTO, SplitterKwargs
+from outline_splitter.registry import doc_type_for_path
 from outline_splitter.splitter import OutlineTextSplitter
 
 LOG = logging.getLogger("outline_splitter")
@@ -66,6 +72,12 @@ class FrameworkSplitter:
             )
         if not isinstance(nested_metadata, bool):
             raise ValueError(f"nested_metadata must be True or False, not {nested_metadata!r}")
+        if self.splitter.options.decode_errors != "strict":
+            raise ValueError(
+                "decode_errors applies where the splitter reads a file's bytes (split_file, split_many, the command "
+                "line, Ray); a framework's documents are text its loader decoded: have the loader keep the bad bytes "
+                "(docs/integrations.md shows how)"
+            )
         if on_error not in ("raise", "skip"):
             raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
         self.nested_metadata = nested_metadata
@@ -79,14 +91,20 @@ class FrameworkSplitter:
         metadata is flat unless `nested_metadata`."""
         file_name = file_name_of(metadata)
         document_id = identity or file_name or ""
+        name = file_name or identity or "a document"
         try:
+            if self.splitter.options.doc_type == AUTO and file_name is not None:
+                doc_type_for_path(file_name)  # (a bad input's problems in their one order: the extension first)
+            check_not_binary(text)
             chunks = self.splitter.split(text, document_id=document_id, file_name=file_name, overlap_in_text=True)
         except ValueError as exc:
             if self.on_error == "raise":
+                if isinstance(exc, BadInput):
+                    raise exc.named(name) from exc
                 raise
-            name = file_name or identity or "a document"
-            LOG.warning("skipped %s: %s", name, exc)
-            self.failures.append((name, str(exc)))
+            words = exc.words if isinstance(exc, BadInput) else str(exc)
+            LOG.warning("skipped %s: %s", name, words)
+            self.failures.append((name, words))
             return []
         if self.nested_metadata:
             return chunks

@@ -29,10 +29,11 @@ try:
 except ImportError as exc:
     raise ImportError("outline_splitter.integrations.ray needs Ray Data: pip install 'outline-splitter[ray]'") from exc
 
+from outline_splitter.bad_input import check_not_binary
 from outline_splitter.batch import Splitters, failure_message
 from outline_splitter.models import TextChunk
 from outline_splitter.options import SplitterKwargs, SplitterOptions, with_option_parameters
-from outline_splitter.reading import check_decoding, decode_text
+from outline_splitter.reading import check_encoding, decode_text
 from outline_splitter.registry import doc_type_for_path
 
 # Ray 2.51 deprecated map_batches' `concurrency` for `compute` (an ActorPoolStrategy);
@@ -64,7 +65,6 @@ def split_dataset(
     path_column: str = "path",
     keep_columns: Sequence[str] | None = None,
     encoding: str = "utf-8",
-    errors: str = "strict",
     batch_size: int = 16,
     concurrency: int | tuple[int, int] | None = None,
     **splitter_args: Unpack[SplitterKwargs],
@@ -73,8 +73,8 @@ def split_dataset(
     could not be split.
 
     `text_column` holds each document's text (`str`, or `bytes` decoded with `encoding`, as `read_binary_files`
-    gives, its BOM dropped as `split_file` drops it; `errors` as in `split_file`: bytes that do not decode fail
-    their document unless it names another codec error handler, `"replace"` reading them as U+FFFD).
+    gives, its BOM dropped as `split_file` drops it; bytes that do not decode fail their document unless
+    `decode_errors="replace"`, which reads them as U+FFFD).
     `path_column` (default `path`), where the dataset has it, names each document: its chunks' ids include it
     (equal texts in two files get two ids) and their metadata's `source` is it, so a file's rows are
     `split_file`'s chunks. `splitter_args` are `OutlineTextSplitter`'s options
@@ -82,19 +82,20 @@ def split_dataset(
     by extension. `keep_columns` are the input columns copied into each of the row's chunks (default: every
     column but `text_column`). `batch_size` documents go to an actor at a time; `concurrency` is the actor
     pool's size (`n` or `(min, max)`; default: Ray's), and where it could take every CPU of the cluster, its
-    actors ask for a share of all but one. A document that cannot be decoded or split (an unknown extension,
-    bytes not in `encoding`) is a row whose `error` says why. Bad arguments, and a column that is missing or
+    actors ask for a share of all but one. A document that cannot be split (an unknown extension, a binary, bytes
+    not in `encoding`) is a row whose `error` says why in the words of docs/usage.md's table (`bad_input.WORDS`),
+    an empty one a row with no chunk (its chunk fields and `error` null). Bad arguments, and a column that is missing or
     would clash with a chunk field, raise `ValueError`.
     """
     doc_type = SplitterOptions.of(**splitter_args).doc_type
-    check_decoding(encoding, errors)
+    check_encoding(encoding)
     names = ds.schema().names
     kept = _kept_columns(names, text_column, keep_columns, path_column if doc_type == "auto" else None)
     _check_batch_size(batch_size)
     options = {**splitter_args, "doc_type": doc_type}
     Splitters(options, encoding)  # bad splitter arguments fail here, not on a worker
     rows: dict[str, Any] = {"text_column": text_column, "path_column": path_column if path_column in names else None}
-    rows |= {"keep_columns": kept, "encoding": encoding, "splitter_args": options, "errors": errors}
+    rows |= {"keep_columns": kept, "encoding": encoding, "splitter_args": options}
     pool = _actor_pool(concurrency)
     return ds.map_batches(ChunkRows, batch_format="pyarrow", batch_size=batch_size, fn_constructor_kwargs=rows, **pool)
 
@@ -178,14 +179,11 @@ class ChunkRows:
         keep_columns: Sequence[str],
         encoding: str,
         splitter_args: dict[str, Any],
-        errors: str = "strict",
     ) -> None:
-        check_decoding(encoding, errors)
         self._text_column = text_column
         self._path_column = path_column
         self._keep_columns = list(keep_columns)
         self._encoding = encoding
-        self._errors = errors
         self._splitters = Splitters(splitter_args, encoding)
 
     def __call__(self, batch: pa.Table) -> pa.Table:
@@ -197,10 +195,12 @@ class ChunkRows:
             try:
                 chunks = self._chunks(value, path)
             except Exception as exc:  # a document's failure is its row, never the run's
+                _no_chunk_row(columns, failure_message(exc))
                 rows.append(row)
-                for name, column in columns.items():
-                    column.append(failure_message(exc) if name == "error" else None)
                 continue
+            if not chunks:  # an empty document is a row too, as elsewhere a result with no chunks
+                _no_chunk_row(columns, None)
+                rows.append(row)
             for chunk in chunks:
                 rows.append(row)
                 for name in _CHUNK_FIELDS:
@@ -216,7 +216,8 @@ class ChunkRows:
         return table
 
     def _chunks(self, value: object, path: object) -> list[TextChunk]:
-        """A document's chunks, as `split_file` gives them where it has a path."""
+        """A document's chunks, as `split_file` gives them where it has a path (its
+        problems checked in the same order: the extension, then the bytes)."""
         doc_type = self._splitters.default_doc_type
         if doc_type is None:  # "auto"
             if not isinstance(path, str):
@@ -224,11 +225,19 @@ class ChunkRows:
             doc_type = doc_type_for_path(path)
         document_id = str(path) if path is not None else ""
         source = document_id if path is not None else None
-        return self._splitters.splitter(doc_type).split(self._text(value), document_id=document_id, source=source)
+        splitter = self._splitters.splitter(doc_type)
+        return splitter.split(self._text(value, splitter.options.decode_errors), document_id=document_id, source=source)
 
-    def _text(self, value: object) -> str:
+    def _text(self, value: object, decode_errors: str) -> str:
         if isinstance(value, bytes):
-            return decode_text(value, self._encoding, self._errors)
+            return decode_text(value, self._encoding, decode_errors)
         if isinstance(value, str):
+            check_not_binary(value)
             return value
         raise ValueError(f"column {self._text_column!r} holds {type(value).__name__}, not str or bytes")
+
+
+def _no_chunk_row(columns: dict[str, list[Any]], error: str | None) -> None:
+    """A row of `columns` with no chunk: its chunk fields null, `error` as given."""
+    for name, column in columns.items():
+        column.append(error if name == "error" else None)
