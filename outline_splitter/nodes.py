@@ -65,6 +65,10 @@ class Trait(enum.Flag):
     """Glued to what comes before it where the two fit: a chunk never starts with it
     while the chunk before could have taken it (the packer gives it to the text after
     the last part of a broken node whose lines matter: a closing `}` or `end`)."""
+    BLANK = enum.auto()
+    """Shows no text of its own (a page marker): the packer takes it for markup alone
+    (`packing/rules.py`), never a chunk of its own: it goes with the chunk after it if it
+    `LEADS`, else with the chunk before."""
 
 
 class TraitBit:
@@ -87,6 +91,7 @@ class TraitBit:
     CONTEXT: Final = Trait.CONTEXT.value
     PARAGRAPHS: Final = Trait.PARAGRAPHS.value
     TRAILS: Final = Trait.TRAILS.value
+    BLANK: Final = Trait.BLANK.value
 
 
 # The traits of the shared kinds (`kinds.py`): the table a format's own starts from.

@@ -43,6 +43,9 @@ AUTO_PATTERN = (
 )
 
 
+_NON_SPACE = re.compile(r"\S")
+
+
 @dataclass(frozen=True)
 class Marker:
     """One page marker: its span and the page numbers it names (None where it names none):
@@ -121,7 +124,20 @@ class PageMap:
             a, b = max(start, self.starts[i]), min(end, self.ends[i])
             if a < b and not self.text[a:b].isspace() and self.numbers[i] not in pages:
                 pages.append(self.numbers[i])
-        return pages
+        return pages or [self._opened(start, end)]
+
+    def _opened(self, start: int, end: int) -> int:
+        """The page that a span of markers and white space alone belongs to: the page of
+        the first text after it, else of the last text before it (a budget that holds a
+        run of markers leaves no room for the text they open)."""
+        after = max(0, bisect_right(self.starts, end) - 1)
+        for i in range(after, len(self.numbers)):
+            if _NON_SPACE.search(self.text, max(end, self.starts[i]), self.ends[i]):
+                return self.numbers[i]
+        for i in range(min(after, len(self.numbers) - 1), -1, -1):
+            if _NON_SPACE.search(self.text, self.starts[i], min(start, self.ends[i])):
+                return self.numbers[i]
+        return self.numbers[after]
 
 
 def page_map(text: str, page_markers: str) -> PageMap:
@@ -129,9 +145,11 @@ def page_map(text: str, page_markers: str) -> PageMap:
     return PageMap(text, find_markers(text, compile_markers(page_markers)))
 
 
-# A marker leads the page after it (no chunk is a marker alone) and starts a group of the
-# blocks up to the next one.
-_MARKER_TRAITS = Trait.LEADS | Trait.SEPARATOR
+# A marker shows no text of its own: it leads the page after it (no chunk ends with it
+# while text follows) and starts a group of the blocks up to the next one; after the last
+# text it trails, and joins the chunk before.
+_MARKER_TRAITS = Trait.BLANK | Trait.LEADS | Trait.SEPARATOR
+_LAST_MARKER_TRAITS = Trait.BLANK
 
 
 def _start_of(node: Node) -> int:
@@ -139,26 +157,94 @@ def _start_of(node: Node) -> int:
 
 
 def mark_page_markers(root: Node, text: str, markers: list[Marker]) -> None:
-    """Make each marker a `PAGE_MARKER` node (`LEADS`, `SEPARATOR`) in the deepest node that holds
-    it, or mark the node whose span it is (white space aside); a marker that straddles
-    nodes (a user's expression across blocks) is left as it is."""
-    for marker in markers:
-        node = root
-        while True:
-            children = node.expanded_children()
-            i = bisect_right(children, marker.start, key=_start_of) - 1
-            if i < 0 or children[i].end < marker.end or children[i].start > marker.start:
-                break
-            node = children[i]
-        if not text[node.start : marker.start].strip() and not text[marker.end : node.end].strip() and node is not root:
-            node.traits |= _MARKER_TRAITS
-            continue
-        children = node.children
-        i = bisect_right(children, marker.start, key=_start_of)
-        if (i > 0 and children[i - 1].end > marker.start) or (i < len(children) and children[i].start < marker.end):
-            continue  # it straddles a node
-        made = Node(PAGE_MARKER, marker.start, marker.end, traits=_MARKER_TRAITS)
-        if children is NO_CHILDREN or not children:
-            node.children = [made]
-        else:
-            children.insert(i, made)
+    """Make each marker a `PAGE_MARKER` node in the outline, or mark the node whose span
+    it is (white space aside), with the traits of a marker. A marker with text after it
+    (`_MARKER_TRAITS`) goes in the deepest node that holds it with text after it: one
+    that ends a node (a Docling break before a heading ends the section before it) is
+    taken out of it, which then ends before the marker, as it belongs to the page after
+    it. A marker after the last text (`_LAST_MARKER_TRAITS`, pymupdf4llm's last `end of
+    page`) goes at the end of the deepest node before it, which then ends with it, so
+    the node is broken, where the two do not fit together, rather than the marker left
+    alone. A marker that straddles nodes (a user's expression across blocks) is left as
+    it is. The markers with text after them are placed last first, so a run of them that
+    ends a node leaves it one by one; those after the last text first first."""
+    last = len(markers)  # the markers from `last` on have no text after them
+    while last and _NON_SPACE.search(text, markers[last - 1].end, _start_after(markers, last, text)) is None:
+        last -= 1
+    for marker in reversed(markers[:last]):
+        _place(root, text, marker, _MARKER_TRAITS)
+    for marker in markers[last:]:
+        _end_with(root, marker)
+        _place(root, text, marker, _LAST_MARKER_TRAITS)
+
+
+def _start_after(markers: list[Marker], i: int, text: str) -> int:
+    """Where the marker after `markers[i - 1]` starts (the end of `text` after the last)."""
+    return markers[i].start if i < len(markers) else len(text)
+
+
+def _place(root: Node, text: str, marker: Marker, traits: Trait) -> None:
+    """Put `marker` in the outline (see `mark_page_markers`) with `traits`."""
+    node = root
+    while True:
+        children = node.expanded_children()
+        i = bisect_right(children, marker.start, key=_start_of) - 1
+        if i < 0 or children[i].end < marker.end or children[i].start > marker.start:
+            break
+        child = children[i]
+        if traits & Trait.LEADS and _ends(text, child, marker):
+            _end_before(child, marker.start)  # the marker ends `child`: it goes after it
+            break
+        node = child
+    if not text[node.start : marker.start].strip() and not text[marker.end : node.end].strip() and node is not root:
+        node.traits |= traits
+        return
+    children = node.children
+    i = bisect_right(children, marker.start, key=_start_of)
+    if (i > 0 and children[i - 1].end > marker.start) or (i < len(children) and children[i].start < marker.end):
+        return  # it straddles a node
+    made = Node(PAGE_MARKER, marker.start, marker.end, traits=traits)
+    if children is NO_CHILDREN or not children:
+        node.children = [made]
+    else:
+        children.insert(i, made)
+
+
+def _ends(text: str, node: Node, marker: Marker) -> bool:
+    """Whether `marker`, inside `node`, ends it: text before it, white space after it."""
+    return (
+        _NON_SPACE.search(text, marker.end, node.end) is None
+        and _NON_SPACE.search(text, node.start, marker.start) is not None
+    )
+
+
+def _end_with(root: Node, marker: Marker) -> None:
+    """Make the deepest nodes before `marker` (no text after it) end with it, those
+    from it on (white space, the node that is the marker) dropped."""
+    node = root
+    while True:
+        children = node.expanded_children()
+        kept = bisect_left(children, marker.start, key=_start_of)
+        if kept < len(children):
+            node.children = children[:kept]
+        if not kept:
+            return
+        child = children[kept - 1]
+        if marker.start < child.end < marker.end:
+            return  # it straddles `child`
+        child.end = max(child.end, marker.end)
+        node = child
+
+
+def _end_before(node: Node, cut: int) -> None:
+    """End `node` at `cut`, and the descendants that reach past it; the children from
+    `cut` on (white space and the marker that starts there) are dropped."""
+    while True:
+        children = node.expanded_children()
+        kept = bisect_left(children, cut, key=_start_of)
+        if kept < len(children):
+            node.children = children[:kept]
+        node.end = cut
+        if not kept or children[kept - 1].end <= cut:
+            return
+        node = children[kept - 1]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from outline_splitter.bench.peers import BENCH_INSTALL
 from outline_splitter.bench.stdlib_modules import stdlib_module_paths
 from outline_splitter.registry import FORMATS
 
@@ -134,7 +135,10 @@ def installed(relative: Sequence[str]) -> list[Path]:
 def data_corpora() -> list[Corpus]:
     """JSON (the installed packages' JSON files and the OpenAPI fixture as JSON) and YAML
     (the fixtures and the installed packages' YAML files); a corpus without files is left out."""
-    import yaml
+    try:
+        import yaml
+    except ImportError as exc:
+        raise ImportError(f"the benchmark's JSON and YAML corpora need PyYAML: {BENCH_INSTALL}") from exc
 
     json_documents = list(read_documents(installed(INSTALLED_JSON)))
     spec_path = DATA_FIXTURES / "petstore.openapi.yaml"

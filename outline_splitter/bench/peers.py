@@ -33,6 +33,10 @@ OUTLINE = "outline-splitter"
 LANGUAGES = {"markdown": "MARKDOWN", "html": "HTML", "python": "PYTHON"}
 
 
+# What installs the splitters compared and the ground truth's parsers (the `bench` extra).
+BENCH_INSTALL = "pip install 'outline-splitter[bench]'"
+
+
 class Unavailable(Exception):
     """A splitter cannot run here (not installed, needs the network, no such doc type)."""
 
@@ -60,7 +64,7 @@ def _require(module: str, package: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise Unavailable(f"{package} is not installed ({exc}); `make bench` installs it") from exc
+        raise Unavailable(f"{package} is not installed ({exc}); {BENCH_INSTALL} installs it") from exc
 
 
 # -- outline-splitter ---------------------------------------------------------------

@@ -15,7 +15,7 @@ from outline_splitter.nodes import Node
 from outline_splitter.packing.atoms import Atom, collect_atoms
 from outline_splitter.packing.balance import balance_runs
 from outline_splitter.packing.greedy import PackedSpan, pack_atoms
-from outline_splitter.packing.small_chunks import merge_small_chunks
+from outline_splitter.packing.small_chunks import join_blank_spans, merge_small_chunks
 from outline_splitter.packing.view import ChunkView, SourceView
 
 __all__ = ["Atom", "ChunkView", "PackedSpan", "SourceView", "pack_outline"]
@@ -34,5 +34,5 @@ def pack_outline(
     first; with `merge_across_sections`, in any): only a `never_break_within` node or a
     separator group may pass `chunk_size`, up to `max_chunk_size`."""
     atoms = balance_runs(collect_atoms(root, view, chunk_size, max_chunk_size), view, chunk_size)
-    spans = pack_atoms(atoms, view, chunk_size, max_chunk_size)
+    spans = join_blank_spans(pack_atoms(atoms, view, chunk_size, max_chunk_size), view, chunk_size)
     return merge_small_chunks(spans, view, chunk_size, min_chunk_size, merge_across_sections)

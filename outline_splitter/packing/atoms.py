@@ -235,7 +235,7 @@ class _AtomCollector:
         limit = self.max_chunk_size if bits & _WHOLE else self.chunk_size
         if bits & TraitBit.BREAK_BEFORE:
             self.barrier()
-        if not bits & TraitBit.HOLLOW and fits(self.view, start, end, limit):
+        if not bits & TraitBit.HOLLOW and fits(self.view, start, end, limit) and self.fits_with_marks(bits, start, end):
             whole = start == node.start and end == node.end
             self.atoms.append(WholeNode(node, ancestors) if whole else TrimmedNode(start, end, node, ancestors))
             return None
@@ -251,6 +251,27 @@ class _AtomCollector:
         regroup = not sealed and not isinstance(node, SeparatorGroup)
         parts = self.parts(node, group_separated(children) if regroup else children, start, end, ancestors)
         return chain(parts, (BARRIER,)) if bits & TraitBit.SELF_CONTAINED else parts
+
+    def fits_with_marks(self, bits: int, start: int, end: int) -> bool:
+        """Whether a node that fits (with traits `bits`, trimmed to `[start, end)`) fits
+        with the leading atoms before it too, where a node that shows no text (a page
+        marker) is among them: else it is broken, down to a leaf whose head they take,
+        as a marker goes with the page after it (a heading or a node that must not be
+        broken stays whole)."""
+        atoms, i, marked = self.atoms, len(self.atoms), False
+        while i:
+            atom = atoms[i - 1]
+            if atom is BARRIER:  # (what leads is carried on across a BARRIER)
+                i -= 1
+                continue
+            if not isinstance(atom, Atom) or not atom.leading:
+                break
+            marked = marked or bool(atom.node.traits._value_ & TraitBit.BLANK)
+            i -= 1
+        if not marked or bits & (TraitBit.LEADS | TraitBit.NEVER_BREAK):
+            return True
+        first = next(atom for atom in atoms[i:] if isinstance(atom, Atom))
+        return fits(self.view, first.start, end, self.chunk_size)
 
     def pieces(self, node: Node, start: int, end: int, ancestors: Ancestry | None, levels: tuple[Level, ...]) -> None:
         """Make the atoms of a leaf cut by `split_leaf`."""

@@ -84,12 +84,11 @@ def balance_runs(atoms: list[Atom | Cut | Barrier], view: ChunkView, chunk_size:
 
 def _blank_on(carried: list[Atom], own: list[Atom], view: ChunkView) -> bool:
     """Whether `carried` then `own` is markup alone, where `carried` is (or is empty):
-    markup is whole tags and punctuation, so the span from `carried`'s last atom on
-    says it for all of it."""
+    markup is whole tags and punctuation, so `carried`'s last atom and `own` say it for
+    all of it."""
     if not own:
         return bool(carried)
-    start = carried[-1].start if carried else own[0].start
-    return view.blank_side(start, own[-1].end) != 0
+    return shows_nothing(own, view) and (not carried or shows_nothing(carried[-1:], view))
 
 
 # A run's plan: the positions before which a chunk ends, and where markup carried on

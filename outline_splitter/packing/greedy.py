@@ -24,7 +24,7 @@ import sys
 from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import BARRIER, Atom, Barrier, Cut, Piece
 from outline_splitter.packing.leaf import LINE_LEVELS, PROSE_LEVELS, split_leaf
-from outline_splitter.packing.rules import carried_on, joins_back, shows_nothing
+from outline_splitter.packing.rules import blank, blank_side, carried_on, joins_back, shows_nothing
 from outline_splitter.packing.sentences import sentences
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.packing.view import fits as fits_within
@@ -163,7 +163,9 @@ class _GreedyPacker:
         while cut > 1 and count > limit:
             cut -= 1
             count = view.count(chunk[0].start, chunk[cut - 1].end)
-        opening = _opening(chunk, view) if chunk[0] is self.carried else 0
+        opening = (
+            _opening(chunk, view) if chunk[0] is self.carried or blank(chunk[0]) else 0
+        )  # (a page marker speaks for nothing)
         self.packed.append(PackedSpan(chunk[:cut], count, self.cut, opening))
         self.cut = False
         self.packed.extend(PackedSpan([atom], view.count(atom.start, atom.end)) for atom in chunk[cut:])
@@ -209,8 +211,8 @@ class _GreedyPacker:
         """`chunk`, the atoms carried on, without the markup alone at its start where that
         joins the chunk before and lets the rest fit with the atom that ends at `end`: a
         heading kept with its paragraph matters more than a start tag kept with its block."""
-        k = 0
-        while k < len(chunk) - 1 and self.view.blank_side(chunk[k].start, chunk[k].end) != 0:
+        k = 0  # (a node that shows no text, a page marker, goes with the page after it)
+        while k < len(chunk) - 1 and blank_side(chunk[k], self.view) != 0 and not blank(chunk[k]):
             k += 1
         if k == 0 or self.fits(chunk[0].start, end) or not self.fits(chunk[k].start, end):
             return chunk
@@ -246,6 +248,6 @@ def _opening(chunk: list[Atom], view: ChunkView) -> int:
     markup alone that opens what follows (`PackedSpan.opening`: metadata reads the atom
     after them; markup that simply opens a chunk, as `{` a document, speaks for it)."""
     i = 0
-    while i < len(chunk) - 1 and view.blank_side(chunk[i].start, chunk[i].end) > 0:
+    while i < len(chunk) - 1 and blank_side(chunk[i], view) > 0:
         i += 1
     return i

@@ -137,6 +137,9 @@ def _nodes_at(first_node: Node, position: int) -> tuple[Node, ...]:
     while node.children:
         children = node.children
         i = bisect_right(children, position, key=_start_of) - 1
+        while 0 <= i < len(children) - 1 and children[i].traits._value_ & TraitBit.BLANK:
+            i += 1  # a page marker speaks for nothing: the node after it does
+            position = children[i].start
         if i < 0 or children[i].end <= position or children[i].traits._value_ & TraitBit.TITLE:
             break
         node = children[i]

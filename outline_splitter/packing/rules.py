@@ -11,9 +11,17 @@ a broken node (`Trait.TRAILS`: `}`, `end`) is code, which may stand alone where 
 so it binds no plan: it joins the chunk before where the two fit (`joins_back`). A chunk
 that is markup alone, which neither rule could place, joins the chunk before it where
 the two fit, and is left out with omitted text it borders (`greedy._GreedyPacker.close`).
+
+A node that shows no text of its own (`Trait.BLANK`: a page marker) is markup alone by its
+traits rather than by the view: it leads if it `LEADS` (a marker before the page it
+opens), else it trails (a marker after the document's last text). No format mixes such
+nodes with markup the view sees, so a span shows nothing if its atoms are all such
+nodes, or if the view says so.
 """
 
 from __future__ import annotations
+
+from itertools import islice
 
 from outline_splitter.nodes import TraitBit
 from outline_splitter.packing.atoms import Atom
@@ -26,8 +34,12 @@ TRAILS = -1
 def side(atom: Atom, view: ChunkView) -> int:
     """`LEADS` if `atom` stays with the chunk after it, `TRAILS` if with the chunk before
     it, 0 if a cut may fall on either side of it."""
-    if not atom.piece and atom.node.traits._value_ & TraitBit.LEADS:  # (`Atom.leading`, read here without a call)
-        return LEADS
+    if not atom.piece:
+        bits = atom.node.traits._value_  # (`Atom.leading`, read here without a call)
+        if bits & TraitBit.LEADS:
+            return LEADS
+        if bits & TraitBit.BLANK:
+            return TRAILS
     blank = view.blank_side(atom.start, atom.end)
     return LEADS if blank > 0 else TRAILS if blank < 0 else 0
 
@@ -72,4 +84,26 @@ def carried_on(atoms: list[Atom], view: ChunkView, carried_head: int = 0) -> int
 def shows_nothing(atoms: list[Atom], view: ChunkView, upto: int = 0) -> bool:
     """Whether the span of `atoms` (of its first `upto`, if given) is markup alone
     (white space and tags: no text)."""
-    return view.blank_side(atoms[0].start, atoms[upto - 1].end) != 0
+    return blank_side_of(atoms, view, upto) != 0
+
+
+def blank(atom: Atom) -> bool:
+    """Whether `atom` is a whole node that shows no text of its own (`Trait.BLANK`)."""
+    return not atom.piece and bool(atom.node.traits._value_ & TraitBit.BLANK)
+
+
+def blank_side(atom: Atom, view: ChunkView) -> int:
+    """0 if `atom` shows something; if it is markup alone, the side it belongs to
+    (`ChunkView.blank_side`): `LEADS` the chunk after it, `TRAILS` the chunk before."""
+    if blank(atom):
+        return LEADS if atom.node.traits._value_ & TraitBit.LEADS else TRAILS
+    return view.blank_side(atom.start, atom.end)
+
+
+def blank_side_of(atoms: list[Atom], view: ChunkView, upto: int = 0) -> int:
+    """`blank_side` of the span of `atoms` (of its first `upto`, if given): the side of
+    its last atom where all are nodes that show no text of their own."""
+    end = upto or len(atoms)
+    if blank(atoms[0]):
+        return blank_side(atoms[end - 1], view) if all(map(blank, islice(atoms, end))) else 0
+    return view.blank_side(atoms[0].start, atoms[end - 1].end)

@@ -11,7 +11,7 @@ from outline_splitter.nodes import Trait
 from outline_splitter.packing.atoms import Atom, Piece
 from outline_splitter.packing.greedy import PackedSpan
 from outline_splitter.packing.leaf import lines
-from outline_splitter.packing.rules import may_cut_between
+from outline_splitter.packing.rules import blank, blank_side, blank_side_of, may_cut_between
 from outline_splitter.packing.view import ChunkView
 
 
@@ -33,6 +33,71 @@ def merge_small_chunks(
     spans = _take_atoms(spans, view, limit, min_chunk_size, before=True)
     spans = _take_atoms(spans, view, limit, min_chunk_size, before=False)
     return _take_words(spans, view, limit, min_chunk_size)
+
+
+def join_blank_spans(spans: list[PackedSpan], view: ChunkView, limit: int) -> list[PackedSpan]:
+    """Spans after the nodes that show no text of their own (page markers: `rules.blank`)
+    that the greedy pass left at a span's end while they lead (before a page that did not
+    fit with them), or that trail alone (after the last text), go with a neighbour: those
+    that lead with the span after them, or the fewest atoms, or else words, at its head;
+    those that trail with the span before them, or its last atoms or words. Every span
+    stays within `limit` (a budget that holds a run of markers and no text leaves it
+    alone)."""
+    i = 0
+    while i < len(spans):
+        span = spans[i]
+        lead = _blank_leading_tail(span.atoms, view)
+        if lead and i + 1 < len(spans) and not spans[i + 1].after_cut:
+            moved = _blank_tail_moved(span, spans[i + 1], lead, view, limit)
+            if moved is not None:  # (the span that ends them now is looked at next)
+                spans[i : i + 2] = moved
+                i += len(moved) - 1
+                continue
+        if i and not span.after_cut and all(map(blank, span.atoms)) and blank_side_of(span.atoms, view) < 0:
+            taken = _taken(span, spans[i - 1], True, view, limit)
+            if taken is not None:
+                spans[i - 1 : i + 1] = taken
+                i += len(taken) - 1
+                continue
+        i += 1
+    return spans
+
+
+def _blank_tail_moved(
+    span: PackedSpan, after: PackedSpan, lead: int, view: ChunkView, limit: int
+) -> list[PackedSpan] | None:
+    """`span` without its last `lead` atoms, those with the head of `after`, and the rest
+    of `after` (two spans where `span` is those atoms alone), or None if no head fits."""
+    atoms = span.atoms[-lead:]
+    tail = PackedSpan(atoms, view.count(atoms[0].start, atoms[-1].end, limit))
+    taken = _taken(tail, after, False, view, limit)
+    if taken is None:
+        return None
+    if lead == len(span.atoms):
+        return list(taken)
+    kept = span.atoms[:-lead]
+    return [PackedSpan(kept, view.count(kept[0].start, kept[-1].end), span.after_cut, span.opening), *taken]
+
+
+def _blank_leading_tail(atoms: list[Atom], view: ChunkView) -> int:
+    """How many atoms at the end of `atoms` show no text of their own and lead."""
+    n = 0
+    while n < len(atoms) and blank(atoms[-1 - n]) and blank_side(atoms[-1 - n], view) > 0:
+        n += 1
+    return n
+
+
+def _taken(
+    span: PackedSpan, other: PackedSpan, before: bool, view: ChunkView, limit: int
+) -> tuple[PackedSpan, ...] | None:
+    """`span` joined to the whole of `other`, else `_atoms_taken`, else `_words_taken`, of
+    one atom or word at least; None if none fits."""
+    first, last = (other, span) if before else (span, other)
+    count = view.count(first.start, last.end, limit)
+    if count <= limit:
+        opening = len(first.atoms) + last.opening if blank_side_of(first.atoms, view) > 0 else first.opening
+        return (PackedSpan(first.atoms + last.atoms, count, first.after_cut, opening),)
+    return _atoms_taken(span, other, before, view, limit, 1) or _words_taken(span, other, before, view, limit, 1, True)
 
 
 def _merge_pass(
@@ -94,7 +159,7 @@ def _atoms_taken(
             return None
         if before:
             return PackedSpan(kept, rest, other.after_cut, other.opening), PackedSpan(moved + span.atoms, grown)
-        opening = len(span.atoms) + other.opening if view.blank_side(span.start, span.end) > 0 else span.opening
+        opening = len(span.atoms) + other.opening if blank_side_of(span.atoms, view) > 0 else span.opening
         return PackedSpan(span.atoms + moved, grown, span.after_cut, opening), PackedSpan(kept, rest)
     return None
 
@@ -111,7 +176,7 @@ def _take_words(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_
     for i, span in enumerate(spans):
         if span.token_count >= min_chunk_size:
             continue
-        sides = (i + 1, i - 1) if view.blank_side(span.start, span.end) > 0 else (i - 1, i + 1)
+        sides = (i + 1, i - 1) if blank_side_of(span.atoms, view) > 0 else (i - 1, i + 1)
         for j in sides:
             if 0 <= j < len(spans) and not (spans[max(i, j)].after_cut):
                 taken = _words_taken(span, spans[j], j < i, view, limit, min_chunk_size)
@@ -122,12 +187,18 @@ def _take_words(spans: list[PackedSpan], view: ChunkView, limit: int, min_chunk_
 
 
 def _words_taken(
-    span: PackedSpan, other: PackedSpan, other_first: bool, view: ChunkView, limit: int, min_chunk_size: int
+    span: PackedSpan,
+    other: PackedSpan,
+    other_first: bool,
+    view: ChunkView,
+    limit: int,
+    min_chunk_size: int,
+    lead_ins: bool = False,
 ) -> tuple[PackedSpan, PackedSpan] | None:
     """`other` and `span` in document order after `span` takes the fewest words of the
     edge atom of `other` next to it, or None if no such take fits."""
     edge = other.atoms[-1] if other_first else other.atoms[0]
-    points = _cut_points(view, edge, limit)
+    points = _cut_points(view, edge, limit, lead_ins)
     if points is None or (other_first and len(other.atoms) <= other.opening) or (not other_first and other.opening):
         return None
     starts, ends = points
@@ -149,18 +220,23 @@ def _words_taken(
             kept = [second, *other.atoms[1:]]
             rest = view.count(kept[0].start, kept[-1].end, limit)
             if min_chunk_size <= rest <= limit:
-                opening = len(span.atoms) if view.blank_side(span.start, span.end) > 0 else span.opening
+                opening = len(span.atoms) if blank_side_of(span.atoms, view) > 0 else span.opening
                 return PackedSpan([*span.atoms, first], grown, span.after_cut, opening), PackedSpan(kept, rest)
         return None
     return None
 
 
-def _cut_points(view: ChunkView, atom: Atom, limit: int) -> tuple[Sequence[int], Sequence[int]] | None:
+def _cut_points(
+    view: ChunkView, atom: Atom, limit: int, lead_ins: bool = False
+) -> tuple[Sequence[int], Sequence[int]] | None:
     """The starts and ends of the units `atom` may be cut between: its lines if it is
     code or verbatim text of more than one line, else its words; None if it is not a leaf (or a piece of one),
-    leads what follows, lies in a node that must not be broken or is raw markup, whole."""
+    leads what follows (but a lead-in, prose, where `lead_ins`), lies in a node that must not be broken, is
+    raw markup, whole, or shows no text of its own."""
     node, above = atom.node, atom.ancestors
-    if node.children or node.traits & (Trait.NEVER_BREAK | Trait.LEADS) or (above is not None and above.sealed):
+    if node.children or node.traits & (Trait.NEVER_BREAK | Trait.BLANK) or (above is not None and above.sealed):
+        return None
+    if Trait.LEADS in node.traits and not (lead_ins and node.traits & (Trait.PROSE | Trait.TITLE) == Trait.PROSE):
         return None
     if not atom.piece and node.traits & (Trait.VERBATIM | Trait.LINES) == Trait.VERBATIM:
         return None  # raw markup (verbatim, yet no lines to cut at) that fits: a cut would leave tags open
