@@ -30,18 +30,6 @@ from outline_splitter.detectors.lines import line_starts
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
-
-def _fast_backend() -> Callable[[str], Node | None] | None:
-    """The faster backend's `outline` where its extra (pyromark) is installed."""
-    try:
-        from outline_splitter.detectors.markdown_fast import outline
-    except ImportError:
-        return None  # markdown-it-py alone
-    return outline
-
-
-_fast_outline = _fast_backend()
-
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
     "paragraph_open": kinds.PARAGRAPH,
@@ -228,45 +216,29 @@ def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: li
 
 
 def detect_markdown(text: str) -> Node:
-    """Outline of a Markdown document (see the module docstring): from pulldown-cmark's
-    events where `pyromark` is installed (`markdown_fast`), else, and for a document the
-    two parsers read differently, from markdown-it-py's tokens; the same outline."""
-    outline = _fast_outline(text) if _fast_outline is not None else None
-    return outline if outline is not None else detect_markdown_reference(text)
-
-
-def detect_markdown_fast(text: str) -> Node | None:
-    """Outline of a Markdown document from pulldown-cmark's events: None where pyromark
-    is not installed or the document is one to parse with markdown-it-py."""
-    return _fast_outline(text) if _fast_outline is not None else None
-
-
-def detect_markdown_reference(text: str) -> Node:
-    """Outline of a Markdown document from markdown-it-py's tokens, the reference backend."""
+    """Outline of a Markdown document as markdown-it-py reads it (see the module docstring)."""
     starts = line_starts(text)
     return _build(text, starts, _with_next(_token_windows(text, starts)))
 
 
 def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | None]]) -> Node:
     """The outline of `text` from its block tokens, each with the one after it."""
-    builder = Builder(text, starts, md_outline.Sections(len(text)), [])
+    builder = _Builder(text, starts)
     builder.read(tokens)
     return builder.sections.root
 
 
-class Builder:
-    """Nodes from block tokens, into `sections`: the whole document's (`_build`), or one
-    window's where the fast backend hands a window to the reference (`markdown_fast`).
-    `parents` holds, for each open block token, the innermost open block with a node
-    (None: none yet): at a window's start, the list the last window ended inside, if any."""
+class _Builder:
+    """Nodes from block tokens, into the document's `sections`. `parents` holds, for each
+    open block token, the innermost open block with a node (None: none yet)."""
 
     __slots__ = ("parents", "sections", "starts", "text")
 
-    def __init__(self, text: str, starts: list[int], sections: md_outline.Sections, parents: list[Node | None]) -> None:
+    def __init__(self, text: str, starts: list[int]) -> None:
         self.text = text
         self.starts = starts
-        self.sections = sections
-        self.parents = parents
+        self.sections = md_outline.Sections(len(text))
+        self.parents: list[Node | None] = []
 
     def read(self, tokens: Iterator[tuple[Token, Token | None]]) -> None:
         """Make the nodes of `tokens` (each with the one after it in its window); a table's

@@ -1,8 +1,8 @@
-"""What both Markdown backends build the outline with: the traits of each kind, the
+"""What both Markdown parsers' outlines are built with: the traits of each kind, the
 sections that headings open (their slugs), the list item that defers its paragraph, a
-block's meta and a table's header row. `detectors/markdown.py` builds from markdown-it-py's
-tokens, `detectors/markdown_fast.py` from pulldown-cmark's events; each node is made here
-the same way for both, so that the two outlines are equal node for node."""
+block's meta and a table's header row. `detectors/markdown.py` maps markdown-it-py's
+tokens onto them, `detectors/markdown_pulldown.py` pulldown-cmark's events: each parser's
+reading is its own, its nodes made here the same way for both."""
 
 from __future__ import annotations
 

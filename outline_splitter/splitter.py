@@ -93,7 +93,7 @@ class OutlineTextSplitter:
         """The outline of `text` as `fmt`'s detector gives it, checked."""
         if self._format is None:  # "auto": the options are checked against each file's format
             self.options.check_format(fmt)
-        root = load_detector(fmt)(text)
+        root = load_detector(fmt, self.options.markdown_parser)(text)
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
         check_outline(root, len(text))
