@@ -141,11 +141,16 @@ def wide_table(size: int) -> str:
 
 @dataclass(frozen=True)
 class Kind:
-    """A synthetic kind: its name, doc type and generator `size in bytes -> text`."""
+    """A synthetic kind: its name, doc type, generator `size in bytes -> text`, and the
+    options it is split with beyond the budget (a Markdown parser)."""
 
     name: str
     doc_type: str
     make: Callable[[int], str]
+    options: tuple[tuple[str, str], ...] = ()
+
+
+_PULLDOWN = (("markdown_parser", "pulldown-cmark"),)
 
 
 KINDS: tuple[Kind, ...] = (
@@ -159,6 +164,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("Python cut mid-line (syntax error)", "python", python_cut_mid_line),
     Kind("Python, a syntax error early", "python", python_error_early),
     Kind("Python, a syntax error in the middle", "python", python_error_middle),
+    Kind("one giant Markdown list, pulldown-cmark", "markdown", markdown_list, _PULLDOWN),
+    Kind("100,000 tiny paragraphs, pulldown-cmark", "markdown", tiny_paragraphs, _PULLDOWN),
+    Kind("2,000-row table, pulldown-cmark", "markdown", wide_table, _PULLDOWN),
 )
 
 
@@ -175,7 +183,7 @@ def measure_one(kind_name: str, megabytes: int, chunk_size: int) -> dict[str, An
     from outline_splitter import OutlineTextSplitter
 
     kind = next(k for k in KINDS if k.name == kind_name)
-    splitter = OutlineTextSplitter(doc_type=kind.doc_type, chunk_size=chunk_size)
+    splitter = OutlineTextSplitter(doc_type=kind.doc_type, chunk_size=chunk_size, **dict(kind.options))
     splitter.split(kind.make(20_000))  # load the grammar and the tokenizer
     baseline = _rss_mb()
     text = kind.make(megabytes * 2**20)

@@ -289,12 +289,12 @@ class _Builder:
     ) -> None:
         """Make the node of a block `token` of `kind` over `[start, end)` in `parent` (None:
         its section) and open it where the token opens; a table goes to `tables` too. A list
-        item's paragraph that `md_outline.defers` makes no node: the item builds it when asked."""
+        item's paragraph that `md_outline.defer_paragraph` defers makes no node: the item
+        builds it when asked, and stands open for the paragraph's tokens in its place."""
         text, parents = self.text, self.parents
         holder = parent or self.sections.open[-1][1]
-        if holder.expand is not None:  # a list item's paragraph is not all it holds after all
-            holder.expanded_children()
-        if kind == kinds.PARAGRAPH and self._deferred(holder, start, end):
+        if kind == kinds.PARAGRAPH and md_outline.defer_paragraph(text, holder, start, end):
+            parents.append(holder)
             return
         # (a paragraph is a leaf: inline tokens make no nodes)
         traits = (
@@ -308,26 +308,9 @@ class _Builder:
             tables.append(node)
         if token.type == "heading_open":
             node.label = _heading_label(token, following)
-        if holder.children:
-            holder.children.append(node)
-        else:  # its first child (it had NO_CHILDREN)
-            holder.children = [node]
+        md_outline.add_child(holder, node)
         if token.nesting == 1:
             parents.append(node)
-
-    def _deferred(self, holder: Node, start: int, end: int) -> bool:
-        """Whether the paragraph over `[start, end)` is a list item's own, which the item
-        (`holder`) builds when asked (see `md_outline.ListItem`): then the item stands open
-        for the paragraph's tokens, in place of its node."""
-        if (
-            type(holder) is not md_outline.ListItem
-            or holder.children
-            or not md_outline.defers(self.text, holder, start, end)
-        ):
-            return False
-        holder.expand = md_outline.own_paragraph
-        self.parents.append(holder)
-        return True
 
 
 def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:

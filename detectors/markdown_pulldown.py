@@ -27,11 +27,11 @@ from outline_splitter.detectors.markdown_outline import (
     TRAITS,
     ListItem,
     Sections,
+    add_child,
     code_meta,
-    defers,
+    defer_paragraph,
     finish_table,
     list_meta,
-    own_paragraph,
     paragraph_traits,
 )
 from outline_splitter.detectors.markdown_titles import html_heading
@@ -189,23 +189,13 @@ class _Outline:
             self.sections.heading(label, begin, end)
 
     def paragraph(self, begin: int, end: int) -> None:
-        """A paragraph's node, or none where the list item around it holds it deferred
-        (`markdown_outline.ListItem`)."""
-        holder = self.open[-1][0] if self.open else None
-        if type(holder) is ListItem and not holder.children and defers(self.text, holder, begin, end):
-            holder.expand = own_paragraph
-            return
-        self.add(Node(kinds.PARAGRAPH, begin, end, NO_CHILDREN, traits=paragraph_traits(self.text, begin, end)))
+        """A paragraph's node, or none where the list item around it holds it deferred."""
+        if not (self.open and defer_paragraph(self.text, self.open[-1][0], begin, end)):
+            self.add(Node(kinds.PARAGRAPH, begin, end, NO_CHILDREN, traits=paragraph_traits(self.text, begin, end)))
 
     def add(self, node: Node) -> None:
         """`node` as the last child of the innermost open container (or section)."""
-        holder = self.open[-1][0] if self.open else self.sections.open[-1][1]
-        if holder.expand is not None:  # a list item's paragraph is not all it holds after all
-            holder.expanded_children()
-        if holder.children:
-            holder.children.append(node)
-        else:  # its first child (it had NO_CHILDREN)
-            holder.children = [node]
+        add_child(self.open[-1][0] if self.open else self.sections.open[-1][1], node)
 
     def end(self, closed: Any) -> None:
         """An end event: a container's closes (a leaf's are passed over with it)."""
