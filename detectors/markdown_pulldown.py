@@ -6,7 +6,8 @@ sections that markdown-it-py's detector (`markdown.py`) makes too
 (`markdown_outline`): where the two parsers read a document differently, each outline
 follows its own parser (docs/design.md lists the kinds of difference). A block's node
 spans its lines, from the line its event's range starts on to the line after its last
-line that is not blank, as markdown-it's line maps give a block whole lines. The text of
+line that holds more than white space and block quote marks, as markdown-it's line maps
+give a block whole lines. The text of
 a tight list item comes without a paragraph around it: its paragraph spans that text's
 lines. Events are taken one at a time as pulldown-cmark makes them (none is held), so a
 long document needs no windows (docs/scaling.md).

@@ -61,6 +61,8 @@ def test_pulldown_cmark_without_its_extra_raises_an_import_error_that_names_it(m
         "# Tête\n\nÉté — ünïcode 𝄞 text.\n\n- a\n- b é\n\n| é | b |\n|---|---|\n| 𝄞 | 2 |\n",
         "# a\ud800b\n\npara \udfff\n\n## c\n\nend\n",  # lone surrogates: no Rust string holds one
         "# Title\r\n\r\nbody\rmore\r\n> q\r\n",
+        # (pulldown-cmark's list ends past the `> ` of the line after it: its node does not)
+        "# Quote\n\n> - a\n>   b\n> - c\n>\n> Then a paragraph.\n",
     ],
 )
 def test_offsets_are_exact_in_characters_whatever_the_text_holds(parser, text):
