@@ -70,12 +70,6 @@ def detect_markdown(text: str) -> Node:
     return _Outline(text).read()
 
 
-def _code_meta(block: Any) -> dict[str, object]:
-    """A code block's meta from pulldown-cmark's kind of it (`"Indented"`, or a fence's
-    info string: `{"Fenced": "rust,ignore"}`)."""
-    return code_meta(None if block == "Indented" else block["Fenced"])
-
-
 def _parsed_text(text: str) -> tuple[str, list[int]]:
     """The text pulldown-cmark is given and its lines' starts in UTF-8 bytes (the unit of
     its ranges). A lone surrogate, which no Rust string holds, is given as U+FFFD: both
@@ -170,7 +164,8 @@ class _Outline:
             self.sections.heading(Label(title=found[1], level=found[0]), begin, end)
         else:
             kind = _LEAVES[name]
-            meta = _code_meta(start["CodeBlock"]) if name == "CodeBlock" else None
+            code = start["CodeBlock"] if name == "CodeBlock" else None  # "Indented", or {"Fenced": info}
+            meta = None if code is None else code_meta(None if code == "Indented" else code["Fenced"])
             self.add(Node(kind, begin, end, NO_CHILDREN, meta, traits=TRAITS.get(kind, Trait.NONE)))
 
     def heading(self, level: str, begin: int, end: int, events: Iterator[tuple[Any, Any]]) -> None:
