@@ -183,18 +183,23 @@ def pretty_json(size: int) -> str:
 
 @dataclass(frozen=True)
 class Kind:
-    """A synthetic kind: its name, doc type and generator `size in bytes -> text`, and
-    the sizes it is measured at (other than `SIZES_MB`: a kind whose memory per MB
-    allows no 16 MB, measured at doublings instead)."""
+    """A synthetic kind: its name, doc type, generator `size in bytes -> text`, the
+    sizes it is measured at (other than `SIZES_MB`: a kind whose memory per MB allows
+    no 16 MB, measured at doublings instead), and the options it is split with beyond
+    the budget (a Markdown parser)."""
 
     name: str
     doc_type: str
     make: Callable[[int], str]
     sizes_mb: tuple[float, ...] = SIZES_MB
+    options: tuple[tuple[str, str], ...] = ()
 
     @property
     def doubling(self) -> bool:
         return self.sizes_mb != SIZES_MB
+
+
+_PULLDOWN = (("markdown_parser", "pulldown-cmark"),)
 
 
 KINDS: tuple[Kind, ...] = (
@@ -211,6 +216,9 @@ KINDS: tuple[Kind, ...] = (
     Kind("[[[...]]] nested JSON arrays", "json", nested_json_arrays, (0.2, 0.4, 0.8)),
     Kind("JSON records on one line", "json", one_line_json, (2.5, 5, 10)),
     Kind("JSON records, indented", "json", pretty_json, (5, 10, 20)),
+    Kind("one giant Markdown list, pulldown-cmark", "markdown", markdown_list, options=_PULLDOWN),
+    Kind("100,000 tiny paragraphs, pulldown-cmark", "markdown", tiny_paragraphs, options=_PULLDOWN),
+    Kind("2,000-row table, pulldown-cmark", "markdown", wide_table, options=_PULLDOWN),
 )
 
 
@@ -227,7 +235,7 @@ def measure_one(kind_name: str, megabytes: float, chunk_size: int) -> dict[str, 
     from outline_splitter import OutlineTextSplitter
 
     kind = next(k for k in KINDS if k.name == kind_name)
-    splitter = OutlineTextSplitter(doc_type=kind.doc_type, chunk_size=chunk_size)
+    splitter = OutlineTextSplitter(doc_type=kind.doc_type, chunk_size=chunk_size, **dict(kind.options))
     splitter.split(kind.make(20_000))  # load the grammar and the tokenizer
     baseline = _rss_mb()
     text = kind.make(int(megabytes * 2**20))

@@ -30,18 +30,6 @@ from outline_splitter.detectors.lines import line_starts
 from outline_splitter.detectors.markdown_titles import html_heading, plain_title
 from outline_splitter.nodes import NO_CHILDREN, Label, Node, Trait
 
-
-def _fast_backend() -> Callable[[str], Node | None] | None:
-    """The faster backend's `outline` where its extra (pyromark) is installed."""
-    try:
-        from outline_splitter.detectors.markdown_fast import outline
-    except ImportError:
-        return None  # markdown-it-py alone
-    return outline
-
-
-_fast_outline = _fast_backend()
-
 # Block tokens that open a node, by token type.
 _CONTAINER_KINDS = {
     "paragraph_open": kinds.PARAGRAPH,
@@ -228,45 +216,29 @@ def _heading_tokens(paragraph: Token, tag: str, first: int, last: int, lines: li
 
 
 def detect_markdown(text: str) -> Node:
-    """Outline of a Markdown document (see the module docstring): from pulldown-cmark's
-    events where `pyromark` is installed (`markdown_fast`), else, and for a document the
-    two parsers read differently, from markdown-it-py's tokens; the same outline."""
-    outline = _fast_outline(text) if _fast_outline is not None else None
-    return outline if outline is not None else detect_markdown_reference(text)
-
-
-def detect_markdown_fast(text: str) -> Node | None:
-    """Outline of a Markdown document from pulldown-cmark's events: None where pyromark
-    is not installed or the document is one to parse with markdown-it-py."""
-    return _fast_outline(text) if _fast_outline is not None else None
-
-
-def detect_markdown_reference(text: str) -> Node:
-    """Outline of a Markdown document from markdown-it-py's tokens, the reference backend."""
+    """Outline of a Markdown document as markdown-it-py reads it (see the module docstring)."""
     starts = line_starts(text)
     return _build(text, starts, _with_next(_token_windows(text, starts)))
 
 
 def _build(text: str, starts: list[int], tokens: Iterator[tuple[Token, Token | None]]) -> Node:
     """The outline of `text` from its block tokens, each with the one after it."""
-    builder = Builder(text, starts, md_outline.Sections(len(text)), [])
+    builder = _Builder(text, starts)
     builder.read(tokens)
     return builder.sections.root
 
 
-class Builder:
-    """Nodes from block tokens, into `sections`: the whole document's (`_build`), or one
-    window's where the fast backend hands a window to the reference (`markdown_fast`).
-    `parents` holds, for each open block token, the innermost open block with a node
-    (None: none yet): at a window's start, the list the last window ended inside, if any."""
+class _Builder:
+    """Nodes from block tokens, into the document's `sections`. `parents` holds, for each
+    open block token, the innermost open block with a node (None: none yet)."""
 
     __slots__ = ("parents", "sections", "starts", "text")
 
-    def __init__(self, text: str, starts: list[int], sections: md_outline.Sections, parents: list[Node | None]) -> None:
+    def __init__(self, text: str, starts: list[int]) -> None:
         self.text = text
         self.starts = starts
-        self.sections = sections
-        self.parents = parents
+        self.sections = md_outline.Sections(len(text))
+        self.parents: list[Node | None] = []
 
     def read(self, tokens: Iterator[tuple[Token, Token | None]]) -> None:
         """Make the nodes of `tokens` (each with the one after it in its window); a table's
@@ -317,12 +289,12 @@ class Builder:
     ) -> None:
         """Make the node of a block `token` of `kind` over `[start, end)` in `parent` (None:
         its section) and open it where the token opens; a table goes to `tables` too. A list
-        item's paragraph that `md_outline.defers` makes no node: the item builds it when asked."""
+        item's paragraph that `md_outline.defer_paragraph` defers makes no node: the item
+        builds it when asked, and stands open for the paragraph's tokens in its place."""
         text, parents = self.text, self.parents
         holder = parent or self.sections.open[-1][1]
-        if holder.expand is not None:  # a list item's paragraph is not all it holds after all
-            holder.expanded_children()
-        if kind == kinds.PARAGRAPH and self._deferred(holder, start, end):
+        if kind == kinds.PARAGRAPH and md_outline.defer_paragraph(text, holder, start, end):
+            parents.append(holder)
             return
         # (a paragraph is a leaf: inline tokens make no nodes)
         traits = (
@@ -336,26 +308,9 @@ class Builder:
             tables.append(node)
         if token.type == "heading_open":
             node.label = _heading_label(token, following)
-        if holder.children:
-            holder.children.append(node)
-        else:  # its first child (it had NO_CHILDREN)
-            holder.children = [node]
+        md_outline.add_child(holder, node)
         if token.nesting == 1:
             parents.append(node)
-
-    def _deferred(self, holder: Node, start: int, end: int) -> bool:
-        """Whether the paragraph over `[start, end)` is a list item's own, which the item
-        (`holder`) builds when asked (see `md_outline.ListItem`): then the item stands open
-        for the paragraph's tokens, in place of its node."""
-        if (
-            type(holder) is not md_outline.ListItem
-            or holder.children
-            or not md_outline.defers(self.text, holder, start, end)
-        ):
-            return False
-        holder.expand = md_outline.own_paragraph
-        self.parents.append(holder)
-        return True
 
 
 def _with_next(windows: Iterator[list[Token]]) -> Iterator[tuple[Token, Token | None]]:

@@ -1,8 +1,8 @@
-"""What both Markdown backends build the outline with: the traits of each kind, the
+"""What both Markdown parsers' outlines are built with: the traits of each kind, the
 sections that headings open (their slugs), the list item that defers its paragraph, a
-block's meta and a table's header row. `detectors/markdown.py` builds from markdown-it-py's
-tokens, `detectors/markdown_fast.py` from pulldown-cmark's events; each node is made here
-the same way for both, so that the two outlines are equal node for node."""
+block's meta and a table's header row. `detectors/markdown.py` maps markdown-it-py's
+tokens onto them, `detectors/markdown_pulldown.py` pulldown-cmark's events: each parser's
+reading is its own, its nodes made here the same way for both."""
 
 from __future__ import annotations
 
@@ -53,15 +53,35 @@ def paragraph_traits(text: str, start: int, end: int) -> Trait:
     return LEAD_IN_TRAITS if nodes.leads_in(text, start, end) else PARAGRAPH_TRAITS
 
 
-def defers(text: str, item: Node, start: int, end: int) -> bool:
-    """Whether the list item `item` holds the paragraph `[start, end)`, its one child,
-    deferred (see `ListItem`): it has the item's span and is no lead-in (a lead-in's
-    LEADS is a trait of its node). Tests patch this module's `leads_in` to see the
-    outline with every paragraph built."""
-    return start == item.start and end == item.end and not leads_in(text, start, end)
+def defer_paragraph(text: str, holder: Node, start: int, end: int) -> bool:
+    """Whether `holder` is a list item that holds the paragraph `[start, end)`, its one
+    child, deferred (see `ListItem`; then it is marked to build it): the paragraph has
+    the item's span and is no lead-in (a lead-in's LEADS is a trait of its node). Tests
+    patch this module's `leads_in` to see the outline with every paragraph built."""
+    if (
+        type(holder) is not ListItem
+        or holder.children
+        or start != holder.start
+        or end != holder.end
+        or leads_in(text, start, end)
+    ):
+        return False
+    holder.expand = _own_paragraph
+    return True
 
 
-def own_paragraph() -> list[Node]:
+def add_child(holder: Node, node: Node) -> None:
+    """`node` as the last child of `holder` (a list item that held its paragraph
+    deferred builds it first: it is not all the item holds after all)."""
+    if holder.expand is not None:
+        holder.expanded_children()
+    if holder.children:
+        holder.children.append(node)
+    else:  # its first child (it had NO_CHILDREN)
+        holder.children = [node]
+
+
+def _own_paragraph() -> list[Node]:
     """A `ListItem`'s `expand`: its paragraph is built by its `expanded_children`."""
     raise TypeError("a Markdown list item's paragraph is built by its expanded_children()")
 

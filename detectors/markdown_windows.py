@@ -1,7 +1,7 @@
-"""Where a long Markdown document's windows end: the rules both Markdown backends read a
-document by, a window of lines at a time (markdown-it-py's tokens in `markdown.py`,
-pulldown-cmark's events in `markdown_fast.py`), so that each holds one window's blocks at
-once and both cut a document at the same lines.
+"""Where a long Markdown document's windows end: the rules markdown-it-py's detector
+(`markdown.py`) reads a document by, a window of lines at a time, so that it holds one
+window's tokens at once (pulldown-cmark's events come one at a time: its detector needs
+no windows).
 
 A window of about `WINDOW_CHARS` characters, or `WINDOW_LINES` lines if fewer, is parsed;
 it ends before its last top-level block, which may be cut short, and the next one starts
@@ -12,7 +12,7 @@ before its last item instead (the next window's list continues it). A window of 
 single block (a fence longer than the window), or with the document's start `---` not
 yet closed as front matter, grows until it holds two or reaches the end. A window never
 starts at a `---` that underlines the paragraph before it (to markdown-it-py without its
-Setext rule, a paragraph then a rule). A backend tells the rules only each top-level
+Setext rule, a paragraph then a rule). The detector tells the rules only each top-level
 block's kind and first line (`Top`); it keeps what comes before the cut (`Cut`).
 """
 
@@ -45,7 +45,7 @@ _ENDED_BY_BLANK_LINE = frozenset({PARAGRAPH, TABLE, BLOCKQUOTE})
 
 class Top(NamedTuple):
     """A top-level block of a window (or an item of the list that fills one): its kind,
-    its first line in the document, and where it starts in the backend's stream."""
+    its first line in the document, and where it starts in the detector's stream."""
 
     kind: str
     line: int
@@ -53,7 +53,7 @@ class Top(NamedTuple):
 
 
 class Cut(NamedTuple):
-    """Where a window ends: at the backend's stream position `at` (None: the window is kept
+    """Where a window ends: at the detector's stream position `at` (None: the window is kept
     whole, the document's last), the next window starting on line `line`; `in_list` if it
     ends before an item of the list that fills it."""
 
@@ -72,7 +72,7 @@ def windows(
     tops: Callable[[P], list[Top]],
     items: Callable[[P], list[Top]],
 ) -> Iterator[tuple[P, Cut]]:
-    """Each window of `text` (`starts`: its line starts) as the backend parsed it, with
+    """Each window of `text` (`starts`: its line starts) as the detector parsed it, with
     where it ends. `parse(first, end, last)` parses lines `first` to `end` (`last`: the
     document's last window); `tops` gives a parsed window's top-level blocks, `items` the
     items of the list that is its first (each asked only where the rules need them). No

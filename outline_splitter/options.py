@@ -35,6 +35,7 @@ AUTO = "auto"
 CONTENT = ("all", "main")
 PARENTS = ("text", "outline")
 DECODE_ERRORS = ("strict", "replace")
+MARKDOWN_PARSERS = ("markdown-it", "pulldown-cmark")
 # parent_chunk_size's default, in chunk sizes: a parent of 4 leaves' worth of tokens (see docs/retrieval.md)
 PARENT_CHUNKS = 4
 
@@ -180,6 +181,9 @@ class SplitterOptions(BaseModel):
     """chunk_size bounds the context and the text (contextualize) instead of the text alone"""
     header_levels: Annotated[tuple[int, ...] | None, BeforeValidator(_header_levels)] = None
     """Markdown: the heading levels (1-6) that start a chunk"""
+    markdown_parser: Annotated[Literal["markdown-it", "pulldown-cmark"], _one_of(*MARKDOWN_PARSERS)] = "markdown-it"
+    """Markdown: the parser whose reading makes the outline: markdown-it (markdown-it-py) or pulldown-cmark (faster;
+    needs the markdown-fast extra)"""
     page_markers: Annotated[str | None, BeforeValidator(_page_markers)] = None
     """Markdown and text converted from PDF: auto (form feeds and the page-break lines of Docling, marker and
     pymupdf4llm) or a regular expression of the markers; metadata pages lists the pages a chunk touches"""
@@ -362,6 +366,7 @@ class SplitterKwargs(TypedDict, total=False):
     parent_chunk_size: int | None
     context_in_budget: bool
     header_levels: Sequence[int] | None
+    markdown_parser: str
     page_markers: str | None
     encode_in_background: bool
 

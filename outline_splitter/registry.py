@@ -74,7 +74,9 @@ class DocFormat:
     is the default). `hooks`, if set, is `"module:attribute"` naming the format's
     `FormatHooks`, imported on first use like the detector. `detector_speed`: how
     its detector's time compares with one encode of the source, which decides how the
-    source is encoded beside it (`tokens.counters.DetectorSpeed`).
+    source is encoded beside it (`tokens.counters.DetectorSpeed`). `parsers`: the
+    detectors (`"module:function"`) of the parsers a user may choose instead of the
+    default one, by name (Markdown's `markdown_parser` option).
     """
 
     name: str
@@ -86,6 +88,7 @@ class DocFormat:
     hooks: str | None = None
     kinds: str | None = None
     detector_speed: DetectorSpeed = "slow"
+    parsers: tuple[tuple[str, str], ...] = ()
 
 
 def _code(language: str, extensions: tuple[str, ...], aliases: tuple[str, ...] = ()) -> DocFormat:
@@ -119,6 +122,7 @@ FORMATS: tuple[DocFormat, ...] = (
         (".md", ".markdown", ".mdx"),
         ("md",),
         kinds="outline_splitter.detectors.markdown:KINDS",
+        parsers=(("pulldown-cmark", "outline_splitter.detectors.markdown_pulldown:detect_markdown"),),
     ),
     DocFormat(
         "text",
@@ -239,9 +243,10 @@ def load_hooks(fmt: DocFormat) -> FormatHooks:
 
 
 @cache
-def load_detector(fmt: DocFormat) -> Detector:
-    """The detector function of a format, imported on first use."""
-    function: Callable[..., Any] = load_reference(fmt.detector)
+def load_detector(fmt: DocFormat, parser: str | None = None) -> Detector:
+    """The detector function of a format, imported on first use: that of its `parser`
+    where the format offers one of that name (`DocFormat.parsers`), else its default."""
+    function: Callable[..., Any] = load_reference(dict(fmt.parsers).get(parser or "", fmt.detector))
     detector: Detector = function(fmt.argument) if fmt.argument is not None else function
     return detector
 

@@ -94,7 +94,7 @@ class OutlineTextSplitter:
 
     def _detect(self, text: str, fmt: DocFormat) -> Node:
         """The outline of `text` as `fmt`'s detector gives it, checked."""
-        root = load_detector(fmt)(text)
+        root = load_detector(fmt, self.options.markdown_parser)(text)
         if isinstance(root, OutlineNode):  # a third-party detector may return the public model
             root = root.to_node()
         check_outline(root, len(text))

@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from outline_splitter.options import MARKDOWN_PARSERS
 from outline_splitter.registry import load_kinds, resolve_doc_type
 from tests.hostile import MODES
 
@@ -101,6 +102,8 @@ def cases(draw: st.DrawFn) -> Case:
         "tokenizer": draw(st.sampled_from(TOKENIZERS)),
         "output": output,
     }
+    if doc_type == "markdown":  # (each parser, against its own reading)
+        options["markdown_parser"] = draw(st.sampled_from(MARKDOWN_PARSERS))
     bad = []
     for name in ("never_break_within", "separators"):
         values, invalid = _names(draw, doc_type)

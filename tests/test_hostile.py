@@ -18,6 +18,7 @@ import pytest
 from outline_splitter import OutlineTextSplitter
 from outline_splitter.registry import load_kinds, resolve_doc_type
 from tests.hostile import CODE_TYPES, MODE_IDS, MODES, split_checked
+from tests.markdown_parsers import EACH_PARSER
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -173,11 +174,12 @@ def test_two_thousand_row_table(doc_type: str, output: str | None) -> None:
 # -- reproducers from issues 15 and 17 ---------------------------------------------------
 
 
-def test_overlap_never_starts_inside_code() -> None:
+@EACH_PARSER
+def test_overlap_never_starts_inside_code(parser: str) -> None:
     """Issue 15: five chunks had a `start_overlap` that began inside the fence."""
     text = "Intro.\n\n```py\n" + "".join(f"x{j} = {j}\n" for j in range(12)) + "```\n\nAfter the code.\n"
     fence_start, fence_end = text.index("```py"), text.rindex("```") + 3
-    chunks = split_checked(text, "markdown", chunk_size=16, chunk_overlap=15)
+    chunks = split_checked(text, "markdown", chunk_size=16, chunk_overlap=15, markdown_parser=parser)
     for previous, chunk in pairwise(chunks):
         if chunk.start_overlap:
             overlap_start = previous.end_pos - len(chunk.start_overlap)
@@ -211,9 +213,10 @@ def test_blank_looking_headings_in_text_mode(html: str, chunk_size: int) -> None
         ("> a\n\nafter para text here.\n", 4, ["blockquote"]),
     ],
 )
-def test_markdown_separators_end(text: str, chunk_size: int, separators: list[str]) -> None:
+@EACH_PARSER
+def test_markdown_separators_end(text: str, chunk_size: int, separators: list[str], parser: str) -> None:
     """Issue 17: a separator group rebuilt itself without end on tiny inputs."""
-    split_checked(text, "markdown", chunk_size=chunk_size, separators=separators)
+    split_checked(text, "markdown", chunk_size=chunk_size, separators=separators, markdown_parser=parser)
 
 
 @pytest.mark.parametrize("number", ["999", "0", "1", "-1", "²", "x"])

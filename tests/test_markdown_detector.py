@@ -10,6 +10,7 @@ from outline_splitter.detectors import markdown, markdown_outline, markdown_wind
 from outline_splitter.detectors.markdown import detect_markdown
 from outline_splitter.nodes import Node, Trait, apply_traits, check_outline, mark_lead_ins
 from tests.conftest import corpus_files
+from tests.markdown_parsers import EACH_PARSER, detector
 from tests.strategies import markdown_document
 
 
@@ -21,9 +22,10 @@ def find(root: Node, kind: str) -> list[Node]:
     return [n for n in root.walk() if n.kind == kind]
 
 
-def test_sections_nest_by_level_for_atx_and_setext():
+@EACH_PARSER
+def test_sections_nest_by_level_for_atx_and_setext(parser):
     text = "Top\n===\n\nintro\n\n## A\n\na text\n\n### A1\n\ndeep\n\nB\n---\n\nb text\n\n# Next\n"
-    root = detect_markdown(text)
+    root = detector(parser)(text)
     check_outline(root, len(text))
     (top, following) = root.children
     assert top.public_meta() == {"level": 1, "title": "Top", "id": "top"} and following.public_meta()["title"] == "Next"
@@ -35,7 +37,8 @@ def test_sections_nest_by_level_for_atx_and_setext():
     assert top.end == following.start == text.index("# Next")
 
 
-def test_blocks_and_their_offsets():
+@EACH_PARSER
+def test_blocks_and_their_offsets(parser):
     text = (
         "---\ntitle: x\n---\n\n"
         "Para one\ncontinues.\n\n"
@@ -48,7 +51,7 @@ def test_blocks_and_their_offsets():
         "<div>\nhtml\n</div>\n\n"
         "***\n"
     )
-    root = detect_markdown(text)
+    root = detector(parser)(text)
     check_outline(root, len(text))
     assert kinds(root) == [
         "front_matter",
@@ -76,9 +79,10 @@ def test_blocks_and_their_offsets():
     assert text[quote.start : quote.end].startswith("> quoted")
 
 
-def test_crlf_and_lone_cr_offsets_are_exact():
+@EACH_PARSER
+def test_crlf_and_lone_cr_offsets_are_exact(parser):
     text = "# Head\r\n\r\nline one\r\nline two\r\n\r\n- a\r- b\r\n"
-    root = detect_markdown(text)
+    root = detector(parser)(text)
     check_outline(root, len(text))
     section = root.children[0]
     heading, para, items = section.children
@@ -87,23 +91,26 @@ def test_crlf_and_lone_cr_offsets_are_exact():
     assert [text[i.start : i.end].strip() for i in items.children] == ["- a", "- b"]
 
 
-def test_unclosed_fence_runs_to_the_end():
+@EACH_PARSER
+def test_unclosed_fence_runs_to_the_end(parser):
     text = "intro\n\n```\ncode\n# not a heading\n"
-    root = detect_markdown(text)
+    root = detector(parser)(text)
     assert kinds(root) == ["paragraph", "code"] and root.children[1].end == len(text)
 
 
-def test_headings_inside_containers_are_not_sections():
+@EACH_PARSER
+def test_headings_inside_containers_are_not_sections(parser):
     text = "> # quoted heading\n\n- # item heading\n"
-    root = detect_markdown(text)
+    root = detector(parser)(text)
     assert not find(root, "section")
     assert len(find(root, "heading")) == 2
 
 
-def test_every_corpus_file_gives_a_well_formed_outline():
+@EACH_PARSER
+def test_every_corpus_file_gives_a_well_formed_outline(parser):
     for path in corpus_files("markdown", "*.md"):
         text = path.read_text(encoding="utf-8")
-        root = detect_markdown(text)
+        root = detector(parser)(text)
         check_outline(root, len(text))
         for heading in find(root, "heading"):
             assert text[heading.start : heading.end].lstrip(" >-*0123456789.").startswith(("#",)) or "\n" in text[
@@ -111,9 +118,10 @@ def test_every_corpus_file_gives_a_well_formed_outline():
             ].rstrip("\n"), path.name
 
 
-def test_sections_get_unique_anchor_slugs():
+@EACH_PARSER
+def test_sections_get_unique_anchor_slugs(parser):
     text = "# Intro\n\n## `if` Expressions!\n\n## `if` Expressions!\n\n# Intro\n"
-    slugs = [n.public_meta()["id"] for n in detect_markdown(text).walk() if n.kind == "section"]
+    slugs = [n.public_meta()["id"] for n in detector(parser)(text).walk() if n.kind == "section"]
     assert slugs == ["intro", "if-expressions", "if-expressions-1", "intro-1"]
 
 
@@ -197,8 +205,7 @@ def _windowed(text: str, window: int) -> tuple[list[tuple[object, ...]], int]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(markdown_windows, "WINDOW_CHARS", window)
         patch.setattr(markdown, "_setext_headings", counted)
-        # (markdown-it-py's windows: the reference backend, whatever else is installed)
-        return _outline_signature(markdown.detect_markdown_reference(text)), windows
+        return _outline_signature(markdown.detect_markdown(text)), windows
 
 
 @settings(max_examples=200, deadline=None)
@@ -290,17 +297,18 @@ def test_a_block_longer_than_the_window_is_parsed_once_more_not_at_each_doubling
     assert parsed < 1.3 * len(text), (parsed, len(text))
 
 
-def _eager(text: str) -> Node:
+def _eager(text: str, parser: str) -> Node:
     """The outline with every list item's paragraph built at once (as the detector made
     them before it deferred them): no paragraph taken for a lead-in defers."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(markdown_outline, "leads_in", lambda *args: True)
-        return detect_markdown(text)
+        return detector(parser)(text)
 
 
-def test_a_list_items_one_paragraph_is_built_when_asked():
+@EACH_PARSER
+def test_a_list_items_one_paragraph_is_built_when_asked(parser):
     text = "- one\n- two:\n- three\n  - nested\n- four\n\n  more\n"
-    root = detect_markdown(text)
+    root = detector(parser)(text)
     items = find(root, "list_item")
     # deferred: an item whose one paragraph has its span; built: a lead-in (LEADS is a
     # trait of the paragraph's node), an item that holds more
@@ -311,7 +319,7 @@ def test_a_list_items_one_paragraph_is_built_when_asked():
         text.index("  more"),
     ]
     expanded = root.expand_all()
-    assert _outline_signature(expanded) == _outline_signature(_eager(text))
+    assert _outline_signature(expanded) == _outline_signature(_eager(text, parser))
     assert [len(item.children) for item in items] == [1, 1, 2, 1, 2]
 
 
@@ -324,8 +332,9 @@ def test_a_list_items_one_paragraph_is_built_when_asked():
         ),
     )
 )
-def test_deferred_list_item_paragraphs_leave_the_outline_as_it_was(text):
-    assert _outline_signature(detect_markdown(text).expand_all()) == _outline_signature(_eager(text)), text
+@EACH_PARSER
+def test_deferred_list_item_paragraphs_leave_the_outline_as_it_was(parser, text):
+    assert _outline_signature(detector(parser)(text).expand_all()) == _outline_signature(_eager(text, parser)), text
 
 
 @settings(max_examples=60, deadline=None)
@@ -335,12 +344,15 @@ def test_deferred_list_item_paragraphs_leave_the_outline_as_it_was(text):
     min_chunk_size=st.sampled_from([0, 3]),
     nested=st.booleans(),
 )
-def test_deferred_list_item_paragraphs_leave_every_chunk_as_it_was(bodies, chunk_size, min_chunk_size, nested):
+@EACH_PARSER
+def test_deferred_list_item_paragraphs_leave_every_chunk_as_it_was(parser, bodies, chunk_size, min_chunk_size, nested):
     from outline_splitter import OutlineTextSplitter
 
     items = "".join(f"- {body}\n" for body in bodies)
     text = f"# Steps\n\nThe steps:\n\n{items}\n## Then\n\n" + (items.replace("- ", "  - ") if nested else items)
-    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=chunk_size, min_chunk_size=min_chunk_size)
+    splitter = OutlineTextSplitter(
+        doc_type="markdown", markdown_parser=parser, chunk_size=chunk_size, min_chunk_size=min_chunk_size
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(markdown_outline, "leads_in", lambda *args: True)
         eager = [chunk.model_dump() for chunk in splitter.split(text)]
@@ -359,15 +371,17 @@ def _traits_by_walks(root: Node, text: str) -> list[Trait]:
 
 @settings(max_examples=150, deadline=None)
 @given(text=st.one_of(markdown_document(), st.text(alphabet="ab:#-=>|` \n", max_size=120)))
-def test_each_node_gets_the_traits_of_its_kind_and_lead_in_as_it_is_made(text):
-    root = detect_markdown(text)
+@EACH_PARSER
+def test_each_node_gets_the_traits_of_its_kind_and_lead_in_as_it_is_made(parser, text):
+    root = detector(parser)(text)
     made = [node.traits for node in root.walk()]
     assert made == _traits_by_walks(root, text), text
 
 
-def test_each_corpus_node_gets_the_traits_of_its_kind_and_lead_in_as_it_is_made():
+@EACH_PARSER
+def test_each_corpus_node_gets_the_traits_of_its_kind_and_lead_in_as_it_is_made(parser):
     for path in corpus_files("markdown", "*.md"):
         text = path.read_text(encoding="utf-8")
-        root = detect_markdown(text)
+        root = detector(parser)(text)
         made = [node.traits for node in root.walk()]
         assert made == _traits_by_walks(root, text), path.name

@@ -56,6 +56,7 @@ BAD_VALUES: dict[str, tuple[Any, str, str | None]] = {
     "encode_in_background": ("on", "encode_in_background must be True or False", None),
     "header_levels": ([7], "header_levels must hold heading levels 1-6, not 7", "7"),
     "page_markers": ("(", "page_markers: '(' is not a regular expression", "("),
+    "markdown_parser": ("pulldown", "markdown_parser must be one of 'markdown-it', 'pulldown-cmark'", "pulldown"),
 }
 
 

@@ -6,22 +6,25 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from outline_splitter import OutlineTextSplitter
-from outline_splitter.detectors.markdown import detect_markdown
 from outline_splitter.detectors.text import detect_text
 from outline_splitter.nodes import check_outline
 from tests.invariants import assert_same_output, assert_source_chunks
+from tests.markdown_parsers import EACH_PARSER, detector
 from tests.strategies import markdown_document, text_document
 
 SIZES = st.sampled_from([4, 8, 16, 32, 64, 128, 512])
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@EACH_PARSER
 @FAST
 @given(text=markdown_document(), chunk_size=SIZES, overlap=st.integers(0, 40))
-def test_markdown_invariants(cl100k, text, chunk_size, overlap):
-    check_outline(detect_markdown(text), len(text))
+def test_markdown_invariants(cl100k, parser, text, chunk_size, overlap):
+    check_outline(detector(parser)(text), len(text))
     overlap = min(overlap, chunk_size - 1)
-    splitter = OutlineTextSplitter(doc_type="markdown", chunk_size=chunk_size, chunk_overlap=overlap)
+    splitter = OutlineTextSplitter(
+        doc_type="markdown", markdown_parser=parser, chunk_size=chunk_size, chunk_overlap=overlap
+    )
     chunks = splitter.split(text)
     assert_source_chunks(text, chunks, cl100k, chunk_size, overlap)
     assert_same_output(chunks, splitter.split(text))
@@ -39,12 +42,14 @@ def test_text_invariants(cl100k, text, chunk_size, min_size):
 
 @FAST
 @given(text=st.text(max_size=400), doc_type=st.sampled_from(["markdown", "text"]), chunk_size=SIZES)
-def test_any_string_gives_valid_chunks(cl100k, text, doc_type, chunk_size):
-    chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=chunk_size).split(text)
+@EACH_PARSER
+def test_any_string_gives_valid_chunks(cl100k, parser, text, doc_type, chunk_size):
+    chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=chunk_size, markdown_parser=parser).split(text)
     assert_source_chunks(text, chunks, cl100k, chunk_size)
 
 
-def test_hostile_inputs_finish_with_valid_chunks(cl100k):
+@EACH_PARSER
+def test_hostile_inputs_finish_with_valid_chunks(cl100k, parser):
     cases = {
         "one huge line": "word " * 200_000,
         "one huge token run": "=" * 300_000,
@@ -56,6 +61,6 @@ def test_hostile_inputs_finish_with_valid_chunks(cl100k):
     }
     for name, text in cases.items():
         for doc_type in ("markdown", "text"):
-            chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=256).split(text)
+            chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=256, markdown_parser=parser).split(text)
             assert chunks, name
             assert_source_chunks(text, chunks, cl100k, 256)

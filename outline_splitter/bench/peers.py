@@ -70,13 +70,21 @@ def _require(module: str, package: str) -> Any:
 # -- outline-splitter ---------------------------------------------------------------
 
 
-def _outline(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Chunker:
+def _outline(budget: int, doc_type: str, encoding: tiktoken.Encoding, markdown_parser: str = "markdown-it") -> Chunker:
     if doc_type not in doc_types():
         raise Unavailable("doc type not available")
     from outline_splitter import OutlineTextSplitter
 
-    splitter = OutlineTextSplitter(doc_type=doc_type, chunk_size=budget, tokenizer=encoding)
+    splitter = OutlineTextSplitter(
+        doc_type=doc_type, chunk_size=budget, tokenizer=encoding, markdown_parser=markdown_parser
+    )
     return lambda text: [chunk.text for chunk in splitter.split(text)]
+
+
+def _outline_pulldown(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Chunker:
+    """Markdown read by pulldown-cmark (`markdown_parser`, the `markdown-fast` extra)."""
+    _require("pyromark", "pyromark (the markdown-fast extra)")
+    return _outline(budget, doc_type, encoding, markdown_parser="pulldown-cmark")
 
 
 def _outline_text(budget: int, doc_type: str, encoding: tiktoken.Encoding) -> Chunker:
@@ -228,6 +236,7 @@ _CODE = frozenset({"python"})
 PEERS: tuple[Peer, ...] = (
     Peer(OUTLINE, None, _outline),
     Peer(f"{OUTLINE} text output", frozenset({"html"}), _outline_text, emits_text=True),
+    Peer(f"{OUTLINE} pulldown-cmark", frozenset({"markdown"}), _outline_pulldown),
     Peer("langchain RecursiveCharacter tiktoken", None, _langchain_recursive),
     Peer("langchain RecursiveCharacter from_language", frozenset(LANGUAGES), _langchain_language),
     Peer(
