@@ -236,13 +236,15 @@ class SplitterOptions(BaseModel):
 
     def check_format(self, fmt: DocFormat) -> None:
         """`ValueError` naming the option where `fmt` cannot honour it: `header_levels`
-        outside Markdown, `page_markers` outside Markdown and text, an output mode the
-        format lacks, `content` / `include` / `exclude` for a format that cannot choose
-        its content, names in
+        and a `markdown_parser` other than the default outside Markdown, `page_markers`
+        outside Markdown and text, an output mode the format lacks, `content` /
+        `include` / `exclude` for a format that cannot choose its content, names in
         `never_break_within` / `separators` the format cannot read (a kind its detector
         never makes, a CSS selector that does not parse)."""
         if self.header_levels is not None and fmt.name != "markdown":
             raise ValueError(f"header_levels is for doc_type 'markdown' (headings that start chunks), not {fmt.name!r}")
+        if self.markdown_parser != MARKDOWN_PARSERS[0] and fmt.name != "markdown":
+            raise ValueError(f"markdown_parser is for doc_type 'markdown', not {fmt.name!r}")
         if self.page_markers is not None and fmt.name not in PAGE_MARKER_FORMATS:
             raise ValueError(
                 f"page_markers is for doc_type {' and '.join(map(repr, PAGE_MARKER_FORMATS))} "
@@ -282,16 +284,21 @@ class SplitterOptions(BaseModel):
 
     def for_format(self, fmt: DocFormat) -> SplitterOptions:
         """The options a document of `fmt` is split with. Under `"auto"` (a folder of
-        mixed formats) `output` and `content` / `include` / `exclude` apply to the formats
-        that have them (HTML's text mode, its main content) and the others keep their
-        defaults: source form, the whole document. A named format is held to every
-        option (`check_format`'s `ValueError` naming it)."""
+        mixed formats) each format's own options apply to the formats that have them:
+        `output` and `content` / `include` / `exclude` (HTML's text mode, its main
+        content), `header_levels` and `markdown_parser` (Markdown), `page_markers`
+        (Markdown and text); the others keep their defaults. A named format is held to
+        every option (`check_format`'s `ValueError` naming it)."""
         changes: dict[str, Any] = {"doc_type": fmt.name}
         if self.doc_type == AUTO:
             if self.output is not None and self.output not in fmt.outputs:
                 changes["output"] = None
             if self.chooses_content and load_hooks(fmt).select is None:
                 changes.update(content="all", include=(), exclude=())
+            if fmt.name != "markdown":
+                changes.update(header_levels=None, markdown_parser=MARKDOWN_PARSERS[0])
+            if fmt.name not in PAGE_MARKER_FORMATS:
+                changes["page_markers"] = None
         fields = {name: getattr(self, name) for name in SplitterOptions.model_fields}
         return SplitterOptions.of(**(fields | changes))
 

@@ -72,8 +72,16 @@ def test_header_levels_for_a_format_without_markdown_headings(doc_type):
         OutlineTextSplitter(doc_type=doc_type, header_levels=[1])
 
 
-def test_header_levels_with_auto_checks_the_file(tmp_path):
-    path = tmp_path / "a.txt"
-    path.write_text("words", encoding="utf-8")
-    with pytest.raises(ValueError, match="header_levels"):
-        OutlineTextSplitter(doc_type="auto", header_levels=[1]).split_file(path)
+def test_header_levels_with_auto_apply_to_markdown_files_only(tmp_path):
+    """Under "auto" a folder's Markdown files start chunks at the chosen levels, and its
+    other files are split as they are without the option (SplitterOptions.for_format);
+    a named format without Markdown headings refuses it (above)."""
+    notes = tmp_path / "a.txt"
+    notes.write_text("# not a heading in text\n\nwords " * 20, encoding="utf-8")
+    readme = tmp_path / "b.md"
+    readme.write_text("# One\n\nshort\n\n## Two\n\nshort\n", encoding="utf-8")
+    levels = OutlineTextSplitter(doc_type="auto", chunk_size=16, header_levels=[1, 2])
+    plain = OutlineTextSplitter(doc_type="auto", chunk_size=16)
+    assert [c.text for c in levels.split_file(notes)] == [c.text for c in plain.split_file(notes)]
+    assert [c.text for c in levels.split_file(readme)] == ["# One\n\nshort", "## Two\n\nshort"]
+    assert [c.text for c in plain.split_file(readme)] == ["# One\n\nshort\n\n## Two\n\nshort"]

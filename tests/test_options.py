@@ -161,3 +161,21 @@ def test_the_usage_docs_table_is_the_models():
     """docs/usage.md's argument table is `markdown_table()` (`python -m outline_splitter.options`)."""
     usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     assert markdown_table() in usage, "regenerate the table: python -m outline_splitter.options"
+
+
+FORMAT_OPTIONS = {"header_levels": [1], "page_markers": "auto", "markdown_parser": "pulldown-cmark"}
+
+
+@pytest.mark.parametrize("name", sorted(FORMAT_OPTIONS))
+def test_a_format_option_under_auto_leaves_other_formats_as_they_are(name, tmp_path):
+    """A mixed folder split with one format's option: every other file gives the chunks
+    it gives without the option (nothing refused, nothing dropped), and a named format
+    that cannot honour the option refuses it, naming it."""
+    module = tmp_path / "m.py"
+    module.write_text("".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(12)), encoding="utf-8")
+    option = {name: FORMAT_OPTIONS[name]}
+    with_option = OutlineTextSplitter(doc_type="auto", chunk_size=24, **option).split_file(module)
+    without = OutlineTextSplitter(doc_type="auto", chunk_size=24).split_file(module)
+    assert [(c.start_pos, c.end_pos) for c in with_option] == [(c.start_pos, c.end_pos) for c in without]
+    with pytest.raises(ValueError, match=name):
+        OutlineTextSplitter(doc_type="python", **option)
