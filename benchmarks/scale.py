@@ -166,9 +166,19 @@ def _json_records(size: int, indent: int | None) -> str:
     """An array of `_record`s, as `json.dumps` writes it, of about `size` bytes (the
     records' lengths vary: a first guess of their count is corrected once)."""
     count = max(1, size // len(json.dumps(_record(1), indent=indent)))
-    text = json.dumps([_record(n) for n in range(count)], indent=indent)
-    count = max(1, count * size // len(text))
-    return json.dumps([_record(n) for n in range(count)], indent=indent)
+    count = max(1, count * size // len(_records_text(count, indent)))
+    return _records_text(count, indent)
+
+
+def _records_text(count: int, indent: int | None) -> str:
+    """`json.dumps` of the first `count` records, one record at a time: the text whole
+    is what the peak memory of a split counts, never the records' objects nor the
+    million pieces `json.dumps` of them all joins (with an indent, 13 times the text)."""
+    if indent is None:
+        return "[" + ", ".join(json.dumps(_record(n)) for n in range(count)) + "]"
+    pad = " " * indent
+    records = (pad + json.dumps(_record(n), indent=indent).replace("\n", "\n" + pad) for n in range(count))
+    return "[\n" + ",\n".join(records) + "\n]"
 
 
 def one_line_json(size: int) -> str:

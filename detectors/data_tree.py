@@ -102,14 +102,15 @@ _Task = tuple[SyntaxNode, Node, Label | None, int | None]
 class DataOutline:
     """One outline built from a syntax tree (see the module docstring)."""
 
-    def __init__(self, grammar: Grammar, text: str, to_char: ByteToChar, base: int = 0) -> None:
+    def __init__(self, grammar: Grammar, text: str, to_char: ByteToChar, base: int = 0, shift: int = 0) -> None:
         self.grammar = grammar
         self.text = text
         self.to_char = to_char
-        self.base = base  # the byte offset of the parsed bytes in the text's
+        self.base = base  # the byte offset of the parsed bytes in the bytes `to_char` reads
+        self.shift = shift  # the character offset in `text` of the text `to_char` reads
 
     def at(self, byte: int) -> int:
-        return self.to_char(self.base + byte)
+        return self.to_char(self.base + byte) + self.shift
 
     def add(self, parent: Node, node: Node) -> Node:
         if parent.children is NO_CHILDREN:

@@ -23,13 +23,15 @@ from outline_splitter.detectors.data_tree import (
     INVALID,
     KINDS,
     ROOT_KEY,
+    TRAITS,
     DataOutline,
     Grammar,
     finish,
     index_segment,
 )
+from outline_splitter.detectors.json_windows import WINDOWED_FROM, windowed_outline
 from outline_splitter.kinds import DOCUMENT
-from outline_splitter.nodes import NO_CHILDREN, Label, Node
+from outline_splitter.nodes import NO_CHILDREN, Label, Node, apply_traits, check_outline
 
 # the grammar of its own wheel, tree-sitter-json (a core dependency)
 GRAMMAR = "tree_sitter_json:language"
@@ -72,15 +74,37 @@ def _root(text: str) -> Node:
     return Node(DOCUMENT, 0, len(text), NO_CHILDREN, label=Label(key=ROOT_KEY))
 
 
-def detect_json(text: str) -> Node:
+def detect_json(text: str, windowed_from: int = WINDOWED_FROM) -> Node:
     """Outline of a JSON text: `document` (`$`) holding its value (or its values, as
-    items, if it has several)."""
+    items, if it has several). A text over `windowed_from` characters that is one object
+    or array is read in windows (`json_windows.py`): the same outline, its top-level
+    members or items built only where they are broken."""
+    if len(text) > windowed_from:
+        container = windowed_outline(text, JSON, _value_node)
+        if container is not None:
+            root = _root(text)
+            root.children = [container]
+            check_outline(root, len(text))
+            return apply_traits(root, TRAITS)
     data = _readable(encode_source(text))
     children = grammar_parser("json", GRAMMAR).parse(data).root_node.children
     root = _root(text)
     values = sum(1 for c in children if c.is_named and not c.is_extra and not c.is_error)
     DataOutline(JSON, text, ByteToChar(text)).top(root, children, labelled=values > 1)
     return finish(root, text)
+
+
+def _value_node(text: str, start: int, end: int, node_end: int) -> Node:
+    """The node of the one JSON value `text[start:end]` (and everything below it), parsed
+    alone, spanning to `node_end` (past its comma)."""
+    part = text[start:end]
+    data = _readable(encode_source(part))
+    value = grammar_parser("json", GRAMMAR).parse(data).root_node.named_children[0]
+    holder = Node(DOCUMENT, start, node_end)
+    DataOutline(JSON, text, ByteToChar(part, data), shift=start).build(value, holder, None)
+    node = holder.children[0]
+    node.end = node_end
+    return node
 
 
 def detect_json_lines(text: str) -> Node:

@@ -20,8 +20,9 @@ from outline_splitter.bench.figures import kept_whole
 from outline_splitter.bench.ground_truth import chunk_stream, data_structure
 from outline_splitter.detectors.data_tree import key_segment
 from outline_splitter.detectors.json_data import detect_json, detect_json_lines
-from outline_splitter.nodes import Node, check_outline
+from outline_splitter.nodes import Node, Trait, check_outline
 from outline_splitter.packing.key_paths import EMPTY, HEAD, TAIL
+from outline_splitter.registry import DocFormat
 from outline_splitter.tokens import resolve_tokenizer
 from tests.data_checks import assert_values_kept, held_by_one, resolve
 from tests.invariants import assert_source_chunks
@@ -70,6 +71,54 @@ _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Heal
 @given(_VALUES, st.sampled_from([None, 2]), st.sampled_from(BUDGETS))
 def test_json_chunks_are_exact_and_their_key_paths_resolve(value: Any, indent: int | None, chunk_size: int) -> None:
     check("json", json.dumps(value, indent=indent, ensure_ascii=False), chunk_size)
+
+
+class _WindowedJSONSplitter(OutlineTextSplitter):
+    """A splitter that reads every JSON text in windows, however short."""
+
+    def _detect(self, text: str, fmt: DocFormat) -> Node:
+        return detect_json(text, windowed_from=0)
+
+
+def _outline_rows(root: Node) -> list[tuple[str, int, int, str | None, Trait]]:
+    return [(n.kind, n.start, n.end, n.label.key if n.label else None, n.traits) for n in root.expand_all().walk()]
+
+
+# top-level values of every kind, a key repeated, spaces between the tokens
+_TOP_LEVEL = st.lists(_VALUES, max_size=6) | st.lists(
+    st.tuples(st.sampled_from(["a", "a", "b c", ""]), _VALUES), max_size=6
+)
+
+
+def _spaced_json(top: list[Any], indent: int | None) -> str:
+    if top and isinstance(top[0], tuple):  # members, duplicate keys kept
+        members = [f"{json.dumps(k)} :{json.dumps(v, indent=indent, ensure_ascii=False)}" for k, v in top]
+        return " {\n" + " ,\n".join(members) + "\n} \n"
+    return json.dumps(top, indent=indent, ensure_ascii=False)
+
+
+@_SETTINGS
+@given(_TOP_LEVEL, st.sampled_from([None, 2]), st.sampled_from((16, 64)))
+def test_json_read_in_windows_is_the_whole_reading(top: list[Any], indent: int | None, chunk_size: int) -> None:
+    """A text read in windows has the outline and the chunks a whole parse gives; its
+    deferred members and items name the kinds their parts have once built."""
+    text = _spaced_json(top, indent)
+    windowed = detect_json(text, windowed_from=0)
+    assert windowed.children[0].start < windowed.children[0].end  # read in windows, not given up
+    named = {id(n): set(n.unbuilt_kinds) for n in windowed.children[0].children if n.expand is not None}
+    assert _outline_rows(windowed) == _outline_rows(detect_json(text, windowed_from=len(text)))
+    for entry in windowed.children[0].children:
+        if id(entry) in named:
+            assert named[id(entry)] == {n.kind for n in entry.walk()[1:]}
+    whole = OutlineTextSplitter(doc_type="json", chunk_size=chunk_size).split(text)
+    windows = _WindowedJSONSplitter(doc_type="json", chunk_size=chunk_size).split(text)
+    assert [(c.text, c.start_pos, c.metadata) for c in windows] == [(c.text, c.start_pos, c.metadata) for c in whole]
+
+
+@pytest.mark.parametrize("text", ["[1, 2,]", '{"a": 1} 2', "[NaN]", '{"a": 1 // note\n}', '["a\x01"]', '"a"'])
+def test_json_the_windows_do_not_read_is_read_whole(text: str) -> None:
+    """What is not one strict JSON object or array is parsed whole, as it always is."""
+    assert _outline_rows(detect_json(text, windowed_from=0)) == _outline_rows(detect_json(text))
 
 
 @_SETTINGS
