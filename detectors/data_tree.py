@@ -267,5 +267,11 @@ def finish(root: Node, text: str) -> Node:
     try:
         check_outline(root, len(text))
     except ValueError:
-        root = Node(DOCUMENT, 0, len(text), [Node(INVALID, 0, len(text))], label=Label(key=ROOT_KEY))
+        root = unread_document(text)
     return apply_traits(root, TRAITS)
+
+
+def unread_document(text: str) -> Node:
+    """The document `text` as one `invalid` leaf: read without a parser, cut as plain
+    text at lines."""
+    return Node(DOCUMENT, 0, len(text), [Node(INVALID, 0, len(text))], label=Label(key=ROOT_KEY))

@@ -26,7 +26,9 @@ from outline_splitter.detectors.data_tree import (
     Grammar,
     finish,
     index_segment,
+    unread_document,
 )
+from outline_splitter.detectors.yaml_depth import MAX_BLOCK_DEPTH, block_depth
 from outline_splitter.kinds import COMMENT, DOCUMENT
 from outline_splitter.nodes import NO_CHILDREN, Label, Node
 
@@ -139,7 +141,10 @@ YAML = Grammar(
 
 def detect_yaml(text: str) -> Node:
     """Outline of a YAML stream: `document` (`$`) holding its document's value, or one
-    `yaml_document` item per document if it has several."""
+    `yaml_document` item per document if it has several; one nested too deep for the
+    parser (`yaml_depth.py`) as plain text."""
+    if block_depth(text) > MAX_BLOCK_DEPTH:
+        return finish(unread_document(text), text)
     data = encode_source(text)
     stream = grammar_parser("yaml", GRAMMAR).parse(data).root_node
     outline = DataOutline(YAML, text, ByteToChar(text))
