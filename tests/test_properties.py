@@ -40,11 +40,17 @@ def test_text_invariants(cl100k, text, chunk_size, min_size):
     assert_same_output(chunks, splitter.split(text))
 
 
+def _splitter(doc_type: str, parser: str, chunk_size: int) -> OutlineTextSplitter:
+    """A splitter of `doc_type`, reading Markdown with `parser` (an option of Markdown only)."""
+    parser_option = {"markdown_parser": parser} if doc_type == "markdown" else {}
+    return OutlineTextSplitter(doc_type=doc_type, chunk_size=chunk_size, **parser_option)
+
+
 @FAST
 @given(text=st.text(max_size=400), doc_type=st.sampled_from(["markdown", "text"]), chunk_size=SIZES)
 @EACH_PARSER
 def test_any_string_gives_valid_chunks(cl100k, parser, text, doc_type, chunk_size):
-    chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=chunk_size, markdown_parser=parser).split(text)
+    chunks = _splitter(doc_type, parser, chunk_size).split(text)
     assert_source_chunks(text, chunks, cl100k, chunk_size)
 
 
@@ -61,6 +67,6 @@ def test_hostile_inputs_finish_with_valid_chunks(cl100k, parser):
     }
     for name, text in cases.items():
         for doc_type in ("markdown", "text"):
-            chunks = OutlineTextSplitter(doc_type=doc_type, chunk_size=256, markdown_parser=parser).split(text)
+            chunks = _splitter(doc_type, parser, 256).split(text)
             assert chunks, name
             assert_source_chunks(text, chunks, cl100k, 256)
