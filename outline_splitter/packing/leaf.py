@@ -134,6 +134,11 @@ def group_words(view: ChunkView, start: int, end: int, limit: int) -> list[Span]
     return out
 
 
+def splits_pair(source: str, position: int) -> bool:
+    """Whether a cut at `position` falls inside a surrogate pair (a cut never does)."""
+    return "\udc00" <= source[position] <= "\udfff"
+
+
 def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Span]:
     """The last resort: the longest prefixes that fit, each trimmed by the view (a cut
     never splits a surrogate pair; a single character over the limit still makes a
@@ -143,7 +148,7 @@ def cut_by_tokens(view: ChunkView, start: int, end: int, limit: int) -> list[Spa
     while start < end:
         positions = range(start + 1, end + 1)
         cut = positions[max(_last_fitting(view, start, positions, 0, limit), 0)]
-        if cut < end and "\udc00" <= source[cut] <= "\udfff" and cut - 1 > start:
+        if cut < end and splits_pair(source, cut) and cut - 1 > start:
             cut -= 1
         piece = view.trim(start, cut)
         if piece[0] < piece[1]:

@@ -21,6 +21,7 @@ from bisect import bisect_left
 
 from outline_splitter.nodes import Trait
 from outline_splitter.packing.greedy import PackedSpan
+from outline_splitter.packing.leaf import splits_pair
 from outline_splitter.packing.view import ChunkView
 from outline_splitter.search import last_holding
 
@@ -75,19 +76,14 @@ def _tail_in_word(view: ChunkView, word_start: int, end: int, overlap: int) -> i
     at = bisect_left(inside, True, key=lambda p: view.count(p, end, overlap) <= overlap)
     if at == len(inside):
         return end
-    return inside[at] + 1 if _splits_pair(view.source, inside[at]) else inside[at]
+    return inside[at] + 1 if splits_pair(view.source, inside[at]) else inside[at]
 
 
 def _head_in_word(view: ChunkView, start: int, word_end: int, overlap: int) -> int:
     """The end of the longest head of `[start, word_end)` (a word too long for the
     overlap) within `overlap` tokens, cut at a character (`start` if none fits)."""
     end, _ = last_holding(lambda p: view.count(start, p, overlap) <= overlap, start, word_end)
-    return end - 1 if end > start and _splits_pair(view.source, end) else end
-
-
-def _splits_pair(source: str, position: int) -> bool:
-    """Whether a cut at `position` falls inside a surrogate pair (a cut never does)."""
-    return "\udc00" <= source[position] <= "\udfff"
+    return end - 1 if end > start and splits_pair(view.source, end) else end
 
 
 def _shared_section(previous: PackedSpan, following: PackedSpan) -> tuple[int, int] | None:
